@@ -1,0 +1,24 @@
+// Runs every test/**/*.test.ts file with node:test (Node 20 has no glob support in --test).
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+
+function collect(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...collect(p));
+    else if (name.endsWith(".test.ts")) out.push(p);
+  }
+  return out;
+}
+
+const filter = process.argv.slice(2);
+let files = collect("test");
+if (filter.length) files = files.filter((f) => filter.some((x) => f.includes(x)));
+const r = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...files],
+  { stdio: "inherit", env: { ...process.env, ROOST_LOG_LEVEL: process.env.ROOST_LOG_LEVEL ?? "silent" } },
+);
+process.exit(r.status ?? 1);
