@@ -1,0 +1,27 @@
+import type { Config } from "./config/config.ts";
+import type { DB } from "./db/db.ts";
+import type { IdGenerator } from "./lib/ids.ts";
+import type { Log } from "./lib/log.ts";
+import type { Jobs } from "./jobs/jobs.ts";
+import type { WorkerPool } from "./workers/pool.ts";
+
+/**
+ * Everything a request, job or command needs, passed explicitly (no module-level state, so
+ * a test can run two servers in one process).
+ */
+export interface App {
+  config: Config;
+  db: DB;
+  ids: IdGenerator;
+  log: Log;
+  /** Current time in ms; tests may replace it. */
+  now: () => number;
+  /** `${protocol}://${domain}`, without a trailing slash. */
+  baseUrl: string;
+  jobs: Jobs;
+  pool: WorkerPool;
+  /** Absolute path of the media directory inside the data dir. */
+  mediaDir: string;
+  /** In-memory caches that are safe to lose (token lookups, settings). */
+  cache: Map<string, unknown>;
+}

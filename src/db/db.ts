@@ -1,0 +1,76 @@
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+
+export type DB = Database.Database;
+export type Row = Record<string, unknown>;
+
+/**
+ * Opens the database with roost's pragmas. Integers come back as BigInt (defaultSafeIntegers):
+ * 64-bit ids must never pass through a JS number. Row mappers convert ids with `str()` and
+ * counts/timestamps with `num()`.
+ */
+export function openDatabase(file: string): DB {
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma("busy_timeout = 5000");
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL"); // an acknowledged post survives a power cut
+  db.pragma("foreign_keys = ON");
+  db.defaultSafeIntegers(true);
+  return db;
+}
+
+const caches = new WeakMap<DB, Map<string, Database.Statement>>();
+
+/** Prepares `sql` once per database and caches the statement. */
+export function stmt(db: DB, sql: string): Database.Statement {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  let s = cache.get(sql);
+  if (!s) cache.set(sql, (s = db.prepare(sql)));
+  return s;
+}
+
+/** Runs `fn` in an IMMEDIATE transaction. Synchronous: never await inside. */
+export function tx<T>(db: DB, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}
+
+/** Id column value → decimal string. */
+export function str(v: unknown): string {
+  return typeof v === "bigint" ? v.toString() : String(v);
+}
+export function strOrNull(v: unknown): string | null {
+  return v === null || v === undefined ? null : str(v);
+}
+/** Count / timestamp column → number. */
+export function num(v: unknown): number {
+  return typeof v === "bigint" ? Number(v) : (v as number);
+}
+export function numOrNull(v: unknown): number | null {
+  return v === null || v === undefined ? null : num(v);
+}
+export function bool(v: unknown): boolean {
+  return v === 1n || v === 1 || v === true;
+}
+/** Parses a JSON text column, falling back when it is null or corrupt. */
+export function json<T>(v: unknown, fallback: T): T {
+  if (typeof v !== "string") return fallback;
+  try {
+    return JSON.parse(v) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * A JSON array of integer ids for `IN (SELECT value FROM json_each(?))`: one cached statement
+ * serves any number of ids. Ids are validated digits, so they are written as JSON numbers,
+ * which SQLite reads back as exact 64-bit integers.
+ */
+export function idListJson(ids: Iterable<string>): string {
+  const out: string[] = [];
+  for (const id of ids) if (/^[0-9]{1,19}$/.test(id)) out.push(id);
+  return "[" + out.join(",") + "]";
+}

@@ -1,0 +1,152 @@
+import type { H3Event } from "h3";
+import type { App } from "../app.ts";
+import { ApiError } from "../errors.ts";
+import { sha256Hex } from "../lib/crypto.ts";
+import { scopesSatisfy } from "../lib/scopes.ts";
+import { findTokenByHash, touchToken, type Token } from "../storage/tokens.ts";
+import { findUserById, recordActivityDay, type User } from "../storage/users.ts";
+import { findAccountById, type Account } from "../storage/accounts.ts";
+import type { Params } from "./params.ts";
+
+export interface Viewer {
+  token: Token;
+  user: User;
+  account: Account;
+}
+export interface AppViewer {
+  token: Token;
+  user: User | null;
+  account: Account | null;
+}
+
+const DAY = 86_400_000;
+const INVALID = "The access token is invalid";
+
+function unauthorized(message = INVALID): ApiError {
+  const kind = message === INVALID ? "invalid" : message.includes("revoked") ? "revoked" : "expired";
+  return new ApiError(401, message, undefined, undefined, {
+    "www-authenticate": `Bearer realm="Doorkeeper", error="invalid_token", error_description="The access token is ${kind}"`,
+  });
+}
+
+/** The bearer token of a request: Authorization header, else access_token/bearer_token params. */
+export function bearerToken(event: H3Event): string | undefined {
+  const h = event.req.headers.get("authorization");
+  if (h) {
+    const m = /^bearer\s+(\S+)\s*$/i.exec(h);
+    if (m) return m[1];
+  }
+  const q = event.url.searchParams;
+  const fromQuery = q.get("access_token") ?? q.get("bearer_token");
+  if (fromQuery) return fromQuery;
+  // Body params count only when the route has already read them (never forces a body read).
+  const p = (event.context as { params?: Params }).params;
+  return p?.str("access_token") ?? p?.str("bearer_token") ?? undefined;
+}
+
+type Resolved =
+  | { kind: "none" }
+  | { kind: "unknown" }
+  | { kind: "dead"; message: string }
+  | { kind: "ok"; viewer: AppViewer };
+
+/** Resolves the request's token once and memoises it on the event. */
+function resolve(app: App, event: H3Event): Resolved {
+  const ctx = event.context as { auth?: Resolved };
+  if (ctx.auth) return ctx.auth;
+  const raw = bearerToken(event);
+  let res: Resolved;
+  if (!raw) res = { kind: "none" };
+  else {
+    const token = findTokenByHash(app.db, sha256Hex(raw));
+    const now = app.now();
+    if (!token) res = { kind: "unknown" };
+    else if (token.revokedAt !== null) res = { kind: "dead", message: "The access token was revoked" };
+    else if (token.expiresAt !== null && token.expiresAt <= now) res = { kind: "dead", message: "The access token expired" };
+    else {
+      const user = token.userId ? findUserById(app.db, token.userId) ?? null : null;
+      const account = user ? findAccountById(app.db, user.accountId) ?? null : null;
+      if (token.userId && (!user || !account)) res = { kind: "unknown" };
+      else {
+        res = { kind: "ok", viewer: { token, user, account } };
+        noteUse(app, event, token, user, now);
+      }
+    }
+  }
+  ctx.auth = res;
+  return res;
+}
+
+/** Token last-use and the user's activity day, written at most once a day each. */
+function noteUse(app: App, event: H3Event, token: Token, user: User | null, now: number): void {
+  if (token.lastUsedAt === null || now - token.lastUsedAt > DAY) {
+    touchToken(app.db, token.id, now, clientIp(event));
+  }
+  if (user) {
+    const day = now - (now % DAY);
+    const key = `activity:${user.id}`;
+    if (app.cache.get(key) !== day) {
+      recordActivityDay(app.db, user.id, day);
+      app.cache.set(key, day);
+    }
+  }
+}
+
+export function clientIp(event: H3Event): string | null {
+  const ip = (event.req as { ip?: string }).ip;
+  return typeof ip === "string" ? ip : null;
+}
+
+function checkUserState(user: User, account: Account): void {
+  if (user.disabled || account.suspendedAt !== null || account.memorial || account.movedToAccountId)
+    throw new ApiError(403, "Your login is currently disabled");
+  if (user.confirmedAt === null) throw new ApiError(403, "Your login is missing a confirmed e-mail address");
+  if (!user.approved) throw new ApiError(403, "Your login is currently pending approval");
+}
+
+/**
+ * An endpoint that needs a user token with any one of `scopes`. 401 without a valid token,
+ * 403 when no scope matches, 422 for an app token.
+ */
+export function requireUser(app: App, event: H3Event, ...scopes: string[]): Viewer {
+  const r = resolve(app, event);
+  if (r.kind === "none" || r.kind === "unknown") throw unauthorized();
+  if (r.kind === "dead") throw unauthorized(r.message);
+  const { token, user, account } = r.viewer;
+  if (scopes.length && !scopesSatisfy(token.scopes, scopes))
+    throw new ApiError(403, "This action is outside the authorized scopes");
+  if (!user || !account) throw new ApiError(422, "This method requires an authenticated user");
+  checkUserState(user, account);
+  return { token, user, account };
+}
+
+/** Any valid token of an app, with or without a user (apps/verify_credentials, registration). */
+export function requireToken(app: App, event: H3Event, ...scopes: string[]): AppViewer {
+  const r = resolve(app, event);
+  if (r.kind === "none" || r.kind === "unknown") throw unauthorized();
+  if (r.kind === "dead") throw unauthorized(r.message);
+  if (scopes.length && !scopesSatisfy(r.viewer.token.scopes, scopes))
+    throw new ApiError(403, "This action is outside the authorized scopes");
+  if (r.viewer.account?.suspendedAt) throw new ApiError(403, "Your login is currently disabled");
+  return r.viewer;
+}
+
+/**
+ * A public endpoint: anonymous callers are welcome (unless the instance requires a login);
+ * an unknown token string counts as anonymous, a revoked one is refused, and a token without
+ * any of `scopes` gets 403. Returns the viewer when a user token was sent.
+ */
+export function optionalUser(app: App, event: H3Event, ...scopes: string[]): Viewer | null {
+  const r = resolve(app, event);
+  if (r.kind === "dead") throw unauthorized(r.message);
+  if (r.kind === "none" || r.kind === "unknown") {
+    if (!app.config.publicApi) throw new ApiError(401, "This method requires an authenticated user");
+    return null;
+  }
+  const { token, user, account } = r.viewer;
+  if (scopes.length && !scopesSatisfy(token.scopes, scopes))
+    throw new ApiError(403, "This action is outside the authorized scopes");
+  if (!user || !account) return null;
+  checkUserState(user, account);
+  return { token, user, account };
+}

@@ -1,0 +1,5 @@
+// PLACEHOLDER: filled in by its work package.
+import type { App } from "../../app.ts";
+import type { Router } from "../../http/router.ts";
+
+export function registerMediaFileRoutes(_app: App, _r: Router): void {}

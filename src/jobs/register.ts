@@ -1,0 +1,9 @@
+import type { App } from "../app.ts";
+import { cleanupOauth } from "./handlers/oauth-cleanup.ts";
+
+const HOUR = 3600_000;
+
+/** Every job handler and periodic task of the server. */
+export function registerJobHandlers(app: App): void {
+  app.jobs.every("oauth.cleanup", 6 * HOUR, cleanupOauth);
+}

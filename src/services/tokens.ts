@@ -1,0 +1,52 @@
+import type { App } from "../app.ts";
+import { randomToken, sha256Hex } from "../lib/crypto.ts";
+import type { Id } from "../lib/ids.ts";
+import { type Application, findSuperappByName, insertApplication } from "../storage/applications.ts";
+import { insertToken } from "../storage/tokens.ts";
+
+/** The built-in web app (Mastodon's "Web" superapp): browser sessions get its tokens. */
+export const WEB_APP = "Web";
+/** The built-in app that owns tokens made by `roost token create`. */
+export const CLI_APP = "Roost CLI";
+
+const OOB = "urn:ietf:wg:oauth:2.0:oob";
+
+/** Finds or creates a built-in application (superapp: never asks for consent). */
+export function ensureBuiltinApp(app: App, name: string): Application {
+  const existing = findSuperappByName(app.db, name);
+  if (existing) return existing;
+  const a: Application = {
+    id: app.ids.next(),
+    name,
+    website: null,
+    redirectUris: [OOB],
+    scopes: ["read", "write", "follow", "push"],
+    clientId: randomToken(),
+    // Nobody knows this secret: built-in apps are never used through /oauth/token.
+    clientSecretHash: sha256Hex(randomToken()),
+    superapp: true,
+    ownerUserId: null,
+    createdAt: app.now(),
+  };
+  insertApplication(app.db, a);
+  return a;
+}
+
+/** Issues an access token; returns the token string (only its hash is stored). */
+export function issueToken(
+  app: App,
+  opts: { userId: Id | null; applicationId: Id; scopes: string[] },
+): { token: string; id: Id; createdAt: number } {
+  const token = randomToken();
+  const id = app.ids.next();
+  const createdAt = app.now();
+  insertToken(app.db, {
+    id,
+    applicationId: opts.applicationId,
+    userId: opts.userId,
+    tokenHash: sha256Hex(token),
+    scopes: opts.scopes,
+    createdAt,
+  });
+  return { token, id, createdAt };
+}

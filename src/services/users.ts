@@ -1,0 +1,95 @@
+import type { App } from "../app.ts";
+import { tx } from "../db/db.ts";
+import { hashPassword } from "../lib/crypto.ts";
+import { EMAIL_RE, USERNAME_RE, Validation } from "../lib/validation.ts";
+import type { Id } from "../lib/ids.ts";
+import { type Account, findAccountByHandle, findAccountById, insertAccount } from "../storage/accounts.ts";
+import { type Role, type User, findUserByEmail, findUserById, insertUser } from "../storage/users.ts";
+import { localActorUrls } from "../lib/urls.ts";
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  password?: string | null;
+  role?: Role;
+  /** CLI and fixtures create confirmed, approved users; registration decides per mode. */
+  confirmed?: boolean;
+  approved?: boolean;
+  locale?: string | null;
+  reason?: string | null;
+  signUpIp?: string | null;
+  createdByAppId?: Id | null;
+  /** Registration refuses reserved names (admin, root, ...); the CLI may use them. */
+  checkReserved?: boolean;
+  displayName?: string;
+}
+
+// Names Mastodon keeps from self-registration.
+const RESERVED = new Set(["admin", "support", "help", "root", "webmaster", "administrator", "mod", "moderator", "instance.actor"]);
+const MAX_PASSWORD = 72;
+
+export function validateNewUser(app: App, input: CreateUserInput, v = new Validation()): Validation {
+  const username = input.username ?? "";
+  if (username === "") v.add("username", "ERR_BLANK", "can't be blank");
+  else if (username.length > 30) v.add("username", "ERR_TOO_LONG", "is too long (maximum is 30 characters)");
+  else if (!USERNAME_RE.test(username)) v.add("username", "ERR_INVALID", "must contain only letters, numbers, underscores and dots");
+  else if (input.checkReserved && RESERVED.has(username.toLowerCase())) v.add("username", "ERR_RESERVED", "is reserved");
+  else if (findAccountByHandle(app.db, username, null)) v.add("username", "ERR_TAKEN", "has already been taken");
+  const email = input.email ?? "";
+  if (email === "") v.add("email", "ERR_BLANK", "can't be blank");
+  else if (email.length > 255 || !EMAIL_RE.test(email)) v.add("email", "ERR_INVALID", "is invalid");
+  else if (findUserByEmail(app.db, email)) v.add("email", "ERR_TAKEN", "has already been taken");
+  if (input.password !== undefined && input.password !== null) {
+    if (input.password.length < 8) v.add("password", "ERR_TOO_SHORT", "is too short (minimum is 8 characters)");
+    else if (input.password.length > MAX_PASSWORD) v.add("password", "ERR_TOO_LONG", `is too long (maximum is ${MAX_PASSWORD} characters)`);
+  }
+  return v;
+}
+
+/**
+ * Creates a local account and its user. The only way users are made: the CLI, registration
+ * and test fixtures all come here. Throws ApiError(422) with Mastodon's details on bad input.
+ */
+export async function createUser(app: App, input: CreateUserInput): Promise<{ user: User; account: Account }> {
+  validateNewUser(app, input).throwIfAny();
+  // Slow work (key generation in the pool, password hashing) happens before the transaction.
+  const [keys, passwordHash] = await Promise.all([
+    app.pool.run<{ publicKeyPem: string; privateKeyPem: string }>("generateKeyPair", {}),
+    input.password ? hashPassword(input.password) : Promise.resolve(null),
+  ]);
+  const now = app.now();
+  const accountId = app.ids.next();
+  const userId = app.ids.next();
+  const urls = localActorUrls(app.baseUrl, input.username);
+  tx(app.db, () => {
+    // Re-check inside the transaction: a concurrent request may have taken the name.
+    validateNewUser(app, { ...input, password: undefined }).throwIfAny();
+    insertAccount(app.db, {
+      id: accountId,
+      username: input.username,
+      domain: null,
+      displayName: input.displayName ?? "",
+      ...urls,
+      publicKeyPem: keys.publicKeyPem,
+      privateKeyPem: keys.privateKeyPem,
+      discoverable: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    insertUser(app.db, {
+      id: userId,
+      accountId,
+      email: input.email,
+      passwordHash,
+      role: input.role ?? "user",
+      confirmedAt: input.confirmed === false ? null : now,
+      approved: input.approved !== false,
+      locale: input.locale ?? null,
+      reason: input.reason ?? null,
+      signUpIp: input.signUpIp ?? null,
+      createdByAppId: input.createdByAppId ?? null,
+      createdAt: now,
+    });
+  });
+  return { user: findUserById(app.db, userId)!, account: findAccountById(app.db, accountId)! };
+}

@@ -1,0 +1,64 @@
+import { type DB, type Row, stmt, str, strOrNull, num, numOrNull } from "../db/db.ts";
+import type { Id } from "../lib/ids.ts";
+
+export interface Token {
+  id: Id;
+  applicationId: Id | null;
+  userId: Id | null;
+  scopes: string[];
+  expiresAt: number | null;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+  createdAt: number;
+}
+
+export function rowToToken(r: Row): Token {
+  return {
+    id: str(r.id),
+    applicationId: strOrNull(r.application_id),
+    userId: strOrNull(r.user_id),
+    scopes: String(r.scopes).split(" ").filter(Boolean),
+    expiresAt: numOrNull(r.expires_at),
+    revokedAt: numOrNull(r.revoked_at),
+    lastUsedAt: numOrNull(r.last_used_at),
+    createdAt: num(r.created_at),
+  };
+}
+
+export function insertToken(
+  db: DB,
+  t: { id: Id; applicationId: Id | null; userId: Id | null; tokenHash: string; scopes: string[]; createdAt: number; expiresAt?: number | null },
+): void {
+  stmt(
+    db,
+    `INSERT INTO oauth_tokens (id, application_id, user_id, token_hash, scopes, expires_at, created_at)
+     VALUES (@id, @applicationId, @userId, @tokenHash, @scopes, @expiresAt, @createdAt)`,
+  ).run({
+    id: BigInt(t.id),
+    applicationId: t.applicationId ? BigInt(t.applicationId) : null,
+    userId: t.userId ? BigInt(t.userId) : null,
+    tokenHash: t.tokenHash,
+    scopes: t.scopes.join(" "),
+    expiresAt: t.expiresAt ?? null,
+    createdAt: t.createdAt,
+  });
+}
+
+export function findTokenByHash(db: DB, tokenHash: string): Token | undefined {
+  const r = stmt(db, "SELECT * FROM oauth_tokens WHERE token_hash = ?").get(tokenHash) as Row | undefined;
+  return r && rowToToken(r);
+}
+
+export function findTokenById(db: DB, id: Id): Token | undefined {
+  const r = stmt(db, "SELECT * FROM oauth_tokens WHERE id = ?").get(BigInt(id)) as Row | undefined;
+  return r && rowToToken(r);
+}
+
+export function revokeToken(db: DB, id: Id, at: number): void {
+  stmt(db, "UPDATE oauth_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(at, BigInt(id));
+}
+
+/** Last-used bookkeeping is written at most once per day per token (as Doorkeeper/Mastodon). */
+export function touchToken(db: DB, id: Id, at: number, ip: string | null): void {
+  stmt(db, "UPDATE oauth_tokens SET last_used_at = ?, last_used_ip = ? WHERE id = ?").run(at, ip, BigInt(id));
+}

@@ -1,0 +1,154 @@
+import { type DB, type Row, stmt, str, num, numOrNull, bool, json } from "../db/db.ts";
+import type { Id } from "../lib/ids.ts";
+
+export type Role = "user" | "moderator" | "admin";
+export type Privacy = "public" | "unlisted" | "private" | "direct";
+
+export interface User {
+  id: Id;
+  accountId: Id;
+  email: string;
+  passwordHash: string | null;
+  role: Role;
+  confirmedAt: number | null;
+  approved: boolean;
+  disabled: boolean;
+  locale: string | null;
+  reason: string | null;
+  defaultPrivacy: Privacy;
+  defaultSensitive: boolean;
+  defaultLanguage: string | null;
+  settings: Record<string, unknown>;
+  createdByAppId: Id | null;
+  currentSignInAt: number | null;
+  lastSignInAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function rowToUser(r: Row): User {
+  return {
+    id: str(r.id),
+    accountId: str(r.account_id),
+    email: r.email as string,
+    passwordHash: (r.password_hash as string | null) ?? null,
+    role: r.role as Role,
+    confirmedAt: numOrNull(r.confirmed_at),
+    approved: bool(r.approved),
+    disabled: bool(r.disabled),
+    locale: (r.locale as string | null) ?? null,
+    reason: (r.reason as string | null) ?? null,
+    defaultPrivacy: r.default_privacy as Privacy,
+    defaultSensitive: bool(r.default_sensitive),
+    defaultLanguage: (r.default_language as string | null) ?? null,
+    settings: json<Record<string, unknown>>(r.settings, {}),
+    createdByAppId: r.created_by_app_id === null || r.created_by_app_id === undefined ? null : str(r.created_by_app_id),
+    currentSignInAt: numOrNull(r.current_sign_in_at),
+    lastSignInAt: numOrNull(r.last_sign_in_at),
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+  };
+}
+
+export interface NewUser {
+  id: Id;
+  accountId: Id;
+  email: string;
+  passwordHash: string | null;
+  role: Role;
+  confirmedAt: number | null;
+  approved: boolean;
+  locale?: string | null;
+  reason?: string | null;
+  signUpIp?: string | null;
+  createdByAppId?: Id | null;
+  createdAt: number;
+}
+
+export function insertUser(db: DB, u: NewUser): void {
+  stmt(
+    db,
+    `INSERT INTO users (id, account_id, email, password_hash, role, confirmed_at, approved, locale, reason,
+       sign_up_ip, created_by_app_id, created_at, updated_at)
+     VALUES (@id, @accountId, @email, @passwordHash, @role, @confirmedAt, @approved, @locale, @reason,
+       @signUpIp, @createdByAppId, @createdAt, @createdAt)`,
+  ).run({
+    id: BigInt(u.id),
+    accountId: BigInt(u.accountId),
+    email: u.email,
+    passwordHash: u.passwordHash,
+    role: u.role,
+    confirmedAt: u.confirmedAt,
+    approved: u.approved ? 1 : 0,
+    locale: u.locale ?? null,
+    reason: u.reason ?? null,
+    signUpIp: u.signUpIp ?? null,
+    createdByAppId: u.createdByAppId ? BigInt(u.createdByAppId) : null,
+    createdAt: u.createdAt,
+  });
+}
+
+export function findUserById(db: DB, id: Id): User | undefined {
+  const r = stmt(db, "SELECT * FROM users WHERE id = ?").get(BigInt(id)) as Row | undefined;
+  return r && rowToUser(r);
+}
+
+export function findUserByAccountId(db: DB, accountId: Id): User | undefined {
+  const r = stmt(db, "SELECT * FROM users WHERE account_id = ?").get(BigInt(accountId)) as Row | undefined;
+  return r && rowToUser(r);
+}
+
+export function findUserByEmail(db: DB, email: string): User | undefined {
+  const r = stmt(db, "SELECT * FROM users WHERE email = ?").get(email) as Row | undefined;
+  return r && rowToUser(r);
+}
+
+/** Login by e-mail or local username. */
+export function findUserByLogin(db: DB, login: string): User | undefined {
+  const r = stmt(
+    db,
+    `SELECT users.* FROM users JOIN accounts ON accounts.id = users.account_id
+     WHERE users.email = @login OR (accounts.domain IS NULL AND lower(accounts.username) = lower(@login))
+     LIMIT 1`,
+  ).get({ login }) as Row | undefined;
+  return r && rowToUser(r);
+}
+
+const USER_COLUMNS: Record<string, string> = {
+  email: "email",
+  passwordHash: "password_hash",
+  role: "role",
+  confirmedAt: "confirmed_at",
+  approved: "approved",
+  disabled: "disabled",
+  locale: "locale",
+  defaultPrivacy: "default_privacy",
+  defaultSensitive: "default_sensitive",
+  defaultLanguage: "default_language",
+  settings: "settings",
+  currentSignInAt: "current_sign_in_at",
+  lastSignInAt: "last_sign_in_at",
+  updatedAt: "updated_at",
+};
+
+export function updateUser(db: DB, id: Id, patch: Partial<User>): void {
+  const keys = Object.keys(patch).filter((k) => k in USER_COLUMNS);
+  if (keys.length === 0) return;
+  const params: Record<string, unknown> = { id: BigInt(id) };
+  for (const k of keys) {
+    const v = (patch as Record<string, unknown>)[k];
+    params[k] = typeof v === "boolean" ? (v ? 1 : 0) : k === "settings" ? JSON.stringify(v) : v;
+  }
+  stmt(db, `UPDATE users SET ${keys.map((k) => `${USER_COLUMNS[k]} = @${k}`).join(", ")} WHERE id = @id`).run(params);
+}
+
+/** Records that the user was active today (NodeInfo activeMonth, instance activity logins). */
+export function recordActivityDay(db: DB, userId: Id, day: number): void {
+  stmt(db, "INSERT OR IGNORE INTO user_activity_days (user_id, day) VALUES (?, ?)").run(BigInt(userId), day);
+}
+
+export function countActiveUsersSince(db: DB, since: number): number {
+  return num(
+    (stmt(db, "SELECT count(DISTINCT user_id) AS n FROM user_activity_days WHERE day >= ?").get(since) as Row).n,
+  );
+}

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServer as createNetServer } from "node:net";
+import type { App } from "../../src/app.ts";
+import { type Config, loadConfig } from "../../src/config/config.ts";
+import { createApp, startServer } from "../../src/main.ts";
+import { initDataDir, type InitOptions } from "../../src/services/init.ts";
+import { createUser, type CreateUserInput } from "../../src/services/users.ts";
+import { CLI_APP, ensureBuiltinApp, issueToken } from "../../src/services/tokens.ts";
+import type { Account } from "../../src/storage/accounts.ts";
+import type { User } from "../../src/storage/users.ts";
+
+export interface TestUser {
+  /** Account id (what the API calls the account's id). */
+  id: string;
+  username: string;
+  token: string;
+  account: Account;
+  user: User;
+}
+
+export interface Res<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  dataDir: string;
+  /** Creates a confirmed user through the same service as `roost user create`, with a token. */
+  user(username: string, opts?: Partial<CreateUserInput> & { scopes?: string[] }): Promise<TestUser>;
+  /** JSON API call that must succeed (2xx); returns the parsed body. */
+  api<T = any>(who: TestUser | string | null, method: string, path: string, body?: unknown): Promise<T>;
+  /** Any request; never throws on status. `body` objects are sent as JSON unless FormData/URLSearchParams. */
+  req<T = any>(who: TestUser | string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Res<T>>;
+  drainJobs(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address();
+      const port = typeof a === "object" && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A real server on an ephemeral loopback port with a fresh data dir, initialised like
+ * `roost init --protocol http --allow-private-addresses`. Jobs do not run on their own:
+ * tests call drainJobs() so side effects are deterministic.
+ */
+export async function startTestServer(
+  opts: { init?: Partial<InitOptions>; config?: Partial<Config> } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), "roost-test-"));
+  const port = await freePort();
+  initDataDir(dataDir, {
+    domain: `127.0.0.1:${port}`,
+    protocol: "http",
+    allowPrivateAddresses: true,
+    title: "Roost Test",
+    ...opts.init,
+  });
+  const config = loadConfig(dataDir, { logLevel: "silent", jobsAutorun: false, poolIdleMs: 2000, ...opts.config }, {});
+  const app = createApp(config);
+  const running = await startServer(app, { host: "127.0.0.1", port });
+  const url = running.url;
+
+  const tokenOf = (who: TestUser | string | null) => (who === null ? null : typeof who === "string" ? who : who.token);
+
+  const req = async <T>(who: TestUser | string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res<T>> => {
+    const h: Record<string, string> = { accept: "application/json", ...headers };
+    const token = tokenOf(who);
+    if (token) h.authorization = `Bearer ${token}`;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData || body instanceof URLSearchParams || typeof body === "string") payload = body as BodyInit;
+    else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      h["content-type"] ??= "application/json";
+    }
+    const res = await fetch(url + path, { method, headers: h, body: payload, redirect: "manual" });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get("content-type") ?? "").includes("json") && text !== "") {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  };
+
+  return {
+    url,
+    app,
+    dataDir,
+    async user(username, o = {}) {
+      const { scopes, ...input } = o;
+      const { user, account } = await createUser(app, {
+        username,
+        email: `${username}@example.test`,
+        password: "correct horse battery",
+        ...input,
+      });
+      const cli = ensureBuiltinApp(app, CLI_APP);
+      const { token } = issueToken(app, { userId: user.id, applicationId: cli.id, scopes: scopes ?? ["read", "write", "follow", "push"] });
+      return { id: account.id, username, token, account, user };
+    },
+    async api(who, method, path, body) {
+      const r = await req(who, method, path, body);
+      if (r.status < 200 || r.status >= 300) {
+        throw new Error(`${method} ${path} → ${r.status}: ${r.text.slice(0, 500)}`);
+      }
+      return r.body;
+    },
+    req,
+    drainJobs: () => app.jobs.drain(),
+    async close() {
+      await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
