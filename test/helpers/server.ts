@@ -116,8 +116,8 @@ export async function startTestServer(
       const { token } = issueToken(app, { userId: user.id, applicationId: cli.id, scopes: scopes ?? ["read", "write", "follow", "push"] });
       return { id: account.id, username, token, account, user };
     },
-    async api(who, method, path, body) {
-      const r = await req(who, method, path, body);
+    async api<T = any>(who: TestUser | string | null, method: string, path: string, body?: unknown): Promise<T> {
+      const r = await req<T>(who, method, path, body);
       if (r.status < 200 || r.status >= 300) {
         throw new Error(`${method} ${path} → ${r.status}: ${r.text.slice(0, 500)}`);
       }
