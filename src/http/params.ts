@@ -255,3 +255,8 @@ export class Params {
     return v instanceof File ? v : undefined;
   }
 }
+
+/** readParams with the instance's configured limits. */
+export function readAppParams(app: { config: { maxBodyBytes: number; maxMediaBytes: number } }, event: H3Event): Promise<Params> {
+  return readParams(event, { json: app.config.maxBodyBytes, multipart: app.config.maxMediaBytes + 1024 * 1024 });
+}
