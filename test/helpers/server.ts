@@ -39,6 +39,8 @@ export interface TestServer {
   req<T = any>(who: TestUser | string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Res<T>>;
   drainJobs(): Promise<void>;
   close(): Promise<void>;
+  /** Every registered route (method, path pattern), for the route-walk test. */
+  routes: { method: string; path: string }[];
 }
 
 async function freePort(): Promise<number> {
@@ -125,6 +127,7 @@ export async function startTestServer(
     },
     req,
     drainJobs: () => app.jobs.drain(),
+    routes: running.http.router.routes,
     async close() {
       await running.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,117 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startTestServer } from "../helpers/server.ts";
+
+// Sends malformed input to every registered route and asserts that none answers 5xx or
+// leaks a stack trace: wrong types, malformed bodies, huge strings, unknown and malformed ids,
+// missing and insufficient tokens.
+
+const PATH_VALUES = ["abc", "-1", "9223372036854775808", "1", "%00", "..%2F..%2Fetc%2Fpasswd"];
+const HUGE = "x".repeat(200_000);
+
+const PARAM_NAMES = [
+  "id", "status", "limit", "max_id", "min_id", "since_id", "acct", "resource", "username", "email",
+  "password", "agreement", "locale", "reason", "display_name", "note", "locked", "bot", "discoverable",
+  "fields_attributes", "source", "client_name", "redirect_uris", "redirect_uri", "scopes", "scope",
+  "website", "grant_type", "code", "client_id", "client_secret", "code_verifier", "token", "response_type",
+  "state", "code_challenge", "code_challenge_method", "force_login", "avatar", "header", "file",
+  "description", "media_ids", "visibility", "in_reply_to_id", "spoiler_text", "poll", "types",
+  "exclude_types", "account_id", "q", "type", "offset", "local", "remote", "only_media", "authenticity_token",
+];
+
+function wrongTypes(): Record<string, unknown>[] {
+  const shapes: unknown[] = [[], {}, [[{}]], { a: { b: { c: 1 } } }, 12345678901234567890, -1, true, null, HUGE, "", " "];
+  return shapes.map((v) => Object.fromEntries(PARAM_NAMES.map((n) => [n, v])));
+}
+
+function formGarbage(): URLSearchParams {
+  const f = new URLSearchParams();
+  for (const n of PARAM_NAMES) {
+    f.append(`${n}[]`, "1");
+    f.append(n, "2");
+    f.append(`${n}[a][b][c][d][e][f][g][h][i][j]`, "deep");
+    f.append(`${n}[__proto__][polluted]`, "yes");
+  }
+  f.append("[]", "x");
+  f.append("a]b[", "y");
+  return f;
+}
+
+function multipartGarbage(): FormData {
+  const f = new FormData();
+  for (const n of ["file", "avatar", "header", "thumbnail"]) {
+    f.append(n, new Blob([Buffer.from("definitely not an image")], { type: "image/png" }), "x.png");
+  }
+  for (const n of PARAM_NAMES) f.append(n, new Blob([Buffer.from("blob as scalar")]), "y.bin");
+  f.append("fields_attributes[0][name]", "n");
+  f.append("fields_attributes[0][value]", HUGE);
+  return f;
+}
+
+test("no route answers 5xx to malformed input", { timeout: 240_000 }, async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const readOnly = await s.user("bob", { scopes: ["read:statuses"] });
+  const failures: string[] = [];
+  let requests = 0;
+
+  const check = async (method: string, path: string, who: string | null, body?: unknown, headers?: Record<string, string>) => {
+    requests++;
+    let r;
+    try {
+      r = await s.req(who, method, path, body, headers);
+    } catch (e) {
+      failures.push(`${method} ${path}: request failed: ${(e as Error).message}`);
+      return;
+    }
+    if (r.status >= 500) failures.push(`${method} ${path} (${who ? "token" : "anon"}) → ${r.status}: ${r.text.slice(0, 200)}`);
+    if (/\bat [\w.<>]+ \(.*:\d+:\d+\)/.test(r.text)) failures.push(`${method} ${path} leaked a stack trace`);
+  };
+
+  const seen = new Set<string>();
+  for (const route of s.routes) {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const hasParams = /:\w+|\*\*?/.test(route.path);
+    const paths = hasParams
+      ? PATH_VALUES.map((v) => route.path.replace(/:\w+/g, v).replace(/\*\*?/g, v))
+      : [route.path];
+    for (const path of paths) {
+      await check(route.method, path, null);
+      await check(route.method, path, alice.token);
+      await check(route.method, path, readOnly.token);
+      await check(route.method, path, "not-a-real-token");
+      await check(route.method, `${path}?limit=abc&max_id=xyz&id[]=[]&min_id=-5&since_id=1e99`, alice.token);
+    }
+    const path = paths[paths.length - 1];
+    if (route.method !== "GET") {
+      await check(route.method, path, alice.token, "{not json", { "content-type": "application/json" });
+      await check(route.method, path, alice.token, "[1,2,3]", { "content-type": "application/json" });
+      await check(route.method, path, alice.token, "--broken\r\n", { "content-type": "multipart/form-data; boundary=zzz" });
+      for (const body of wrongTypes()) await check(route.method, path, alice.token, body);
+      await check(route.method, path, alice.token, formGarbage());
+      await check(route.method, path, alice.token, multipartGarbage());
+      await check(route.method, path, alice.token, JSON.stringify({ status: "x".repeat(3 * 1024 * 1024) }), {
+        "content-type": "application/json",
+      });
+    }
+  }
+  assert.ok(seen.size >= 5, `only ${seen.size} routes registered`);
+  assert.ok(requests > seen.size * 5);
+  assert.deepEqual(failures, []);
+  // The server is still healthy afterwards and the prototype was not polluted.
+  assert.equal((await s.req(null, "GET", "/health")).text, "OK");
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test("oversized bodies are refused with 413 and a JSON error", async (t) => {
+  const s = await startTestServer({ config: { maxBodyBytes: 4096 } });
+  t.after(() => s.close());
+  const r = await s.req(null, "POST", "/api/v1/apps", JSON.stringify({ client_name: "x".repeat(10_000) }), {
+    "content-type": "application/json",
+  });
+  assert.equal(r.status, 413);
+  assert.deepEqual(r.body, { error: "Payload Too Large" });
+});
