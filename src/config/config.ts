@@ -48,6 +48,8 @@ export interface Config {
   poolIdleMs: number;
   /** Disable the in-process job runner (tests drive jobs with drainJobs()). */
   jobsAutorun: boolean;
+  /** Adds the benchmark's baseline routes (bench/run.ts); never on in production. */
+  benchRoutes: boolean;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +87,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   poolMaxThreads: { kind: "int", min: 1, max: 64, def: 2 },
   poolIdleMs: { kind: "int", min: 100, def: 30_000 },
   jobsAutorun: { kind: "bool", def: true },
+  benchRoutes: { kind: "bool", def: false },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();

@@ -40,7 +40,7 @@ export function bearerToken(event: H3Event): string | undefined {
   const fromQuery = q.get("access_token") ?? q.get("bearer_token");
   if (fromQuery) return fromQuery;
   // Body params count only when the route has already read them (never forces a body read).
-  const p = (event.context as { params?: Params }).params;
+  const p = (event.context as { apiParams?: Params }).apiParams;
   return p?.str("access_token") ?? p?.str("bearer_token") ?? undefined;
 }
 

@@ -120,8 +120,9 @@ export interface BodyLimits {
 
 /** Reads and merges query and body once per request; later calls get the same object. */
 export async function readParams(event: H3Event, limits: BodyLimits): Promise<Params> {
-  const ctx = event.context as { params?: Params };
-  if (ctx.params) return ctx.params;
+  // Not `context.params`: h3 keeps the router's path parameters there.
+  const ctx = event.context as { apiParams?: Params };
+  if (ctx.apiParams) return ctx.apiParams;
   const merged = parseQueryString(event.url.search);
   const method = event.req.method;
   if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
@@ -162,7 +163,7 @@ export async function readParams(event: H3Event, limits: BodyLimits): Promise<Pa
     }
   }
   const p = new Params(merged);
-  ctx.params = p;
+  ctx.apiParams = p;
   return p;
 }
 

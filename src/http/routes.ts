@@ -4,11 +4,28 @@ import { registerOauthRoutes } from "./routes/oauth.ts";
 import { registerAppsRoutes } from "./routes/api/v1/apps.ts";
 import { registerAccountsRoutes } from "./routes/api/v1/accounts.ts";
 import { registerPreferencesRoutes } from "./routes/api/v1/preferences.ts";
+import { registerProfileRoutes } from "./routes/api/v1/profile.ts";
 import { registerInstanceRoutes } from "./routes/api/instance.ts";
 import { registerCustomEmojisRoutes } from "./routes/api/v1/custom-emojis.ts";
 import { registerDiscoveryRoutes } from "./routes/well-known.ts";
 import { registerMediaFileRoutes } from "./routes/media-files.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
+import { registerBenchRoutes } from "./routes/bench.ts";
+import { registerNotificationsRoutes } from "./routes/api/v1/notifications.ts";
+import { registerAccountRelationshipsRoutes } from "./routes/api/v1/account-relationships.ts";
+import { registerFollowRequestsRoutes } from "./routes/api/v1/follow-requests.ts";
+import { registerBlocksMutesRoutes } from "./routes/api/v1/blocks-mutes.ts";
+import { registerDomainBlocksRoutes } from "./routes/api/v1/domain-blocks.ts";
+import { registerFollowsRoutes } from "./routes/api/v1/follows.ts";
+import { registerEndorsementsRoutes } from "./routes/api/v1/endorsements.ts";
+import { registerTimelinesRoutes } from "./routes/api/v1/timelines.ts";
+import { registerAccountStatusesRoutes } from "./routes/api/v1/account-statuses.ts";
+import { registerListsRoutes } from "./routes/api/v1/lists.ts";
+import { registerMarkersRoutes } from "./routes/api/v1/markers.ts";
+import { registerConversationsRoutes } from "./routes/api/v1/conversations.ts";
+import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
+import { registerStatusInteractionRoutes } from "./routes/api/v1/status-interactions.ts";
+import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -17,8 +34,25 @@ export function registerRoutes(app: App, r: Router): void {
   registerAppsRoutes(app, r);
   registerAccountsRoutes(app, r);
   registerPreferencesRoutes(app, r);
+  registerProfileRoutes(app, r);
   registerInstanceRoutes(app, r);
   registerCustomEmojisRoutes(app, r);
   registerDiscoveryRoutes(app, r);
   registerMediaFileRoutes(app, r);
+  registerNotificationsRoutes(app, r);
+  registerAccountRelationshipsRoutes(app, r);
+  registerFollowRequestsRoutes(app, r);
+  registerBlocksMutesRoutes(app, r);
+  registerDomainBlocksRoutes(app, r);
+  registerFollowsRoutes(app, r);
+  registerEndorsementsRoutes(app, r);
+  registerTimelinesRoutes(app, r);
+  registerAccountStatusesRoutes(app, r);
+  registerListsRoutes(app, r);
+  registerMarkersRoutes(app, r);
+  registerConversationsRoutes(app, r);
+  registerStatusesRoutes(app, r);
+  registerStatusInteractionRoutes(app, r);
+  registerBookmarksFavouritesRoutes(app, r);
+  if (app.config.benchRoutes) registerBenchRoutes(app, r);
 }

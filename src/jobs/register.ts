@@ -1,9 +1,13 @@
 import type { App } from "../app.ts";
 import { cleanupOauth } from "./handlers/oauth-cleanup.ts";
+import { handleStatusFanout } from "./handlers/status-fanout.ts";
+import { handleFeedTrim } from "./handlers/feed-trim.ts";
 
 const HOUR = 3600_000;
 
 /** Every job handler and periodic task of the server. */
 export function registerJobHandlers(app: App): void {
   app.jobs.every("oauth.cleanup", 6 * HOUR, cleanupOauth);
+  app.jobs.register("status.fanout", handleStatusFanout);
+  app.jobs.every("feeds.trim", HOUR, handleFeedTrim);
 }

@@ -1,21 +1,169 @@
-// PLACEHOLDER: signatures fixed; implemented by the accounts work package.
+// https://docs.joinmastodon.org/entities/Account/ and CredentialAccount (entities-core.md).
+import { domainToUnicode } from "node:url";
 import type { App } from "../app.ts";
-import type { Account } from "../storage/accounts.ts";
+import type { Id } from "../lib/ids.ts";
+import { mediaUrl } from "../lib/urls.ts";
+import { defaultAvatarUrl, defaultHeaderUrl } from "../media/default-images.ts";
+import { stillName } from "../media/files.ts";
+import { type Account, findAccountsByIds } from "../storage/accounts.ts";
+import { countFollowRequestsTo, findFieldSources, findUsersByAccountIds } from "../storage/account-profile.ts";
+import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
 import type { User } from "../storage/users.ts";
+import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
+import { toApiAccountRoles, toApiRole } from "./role.ts";
 
 export type ApiAccount = Record<string, unknown> & { id: string; username: string; acct: string };
 
+/** Everything a page of accounts needs, loaded with a fixed number of queries. */
+interface Batch {
+  users: Map<Id, User>;
+  moved: Map<Id, Account>;
+  /** Key: `${domain ?? ""} ${shortcode}`. */
+  emojis: Map<string, ApiCustomEmoji>;
+}
+
+const DAY = 86_400_000;
+// CustomEmoji::SCAN_RE: `:shortcode:` not glued to letters, digits or another colon.
+const SHORTCODE_RE = /(?<![\p{L}\p{N}:]):([a-zA-Z0-9_]{2,}):(?![\p{L}\p{N}:])/gu;
+
+function emojiText(a: Account): string {
+  return [a.displayName, a.note, ...a.fields.flatMap((f) => [f.name, f.value])].join(" ");
+}
+
+function shortcodesOf(a: Account): string[] {
+  return [...emojiText(a).matchAll(SHORTCODE_RE)].map((m) => m[1]);
+}
+
+function loadBatch(app: App, accounts: Account[]): Batch {
+  const movedIds = accounts.filter((a) => a.movedToAccountId && a.suspendedAt === null).map((a) => a.movedToAccountId!);
+  const moved = movedIds.length ? findAccountsByIds(app.db, movedIds) : new Map<Id, Account>();
+  const all = [...accounts, ...moved.values()];
+  const users = findUsersByAccountIds(app.db, all.filter((a) => a.domain === null).map((a) => a.id));
+  // One emoji query per distinct domain on the page (usually one or two).
+  const byDomain = new Map<string | null, Set<string>>();
+  for (const a of all) {
+    if (a.suspendedAt !== null) continue;
+    const codes = shortcodesOf(a);
+    if (codes.length === 0) continue;
+    let set = byDomain.get(a.domain);
+    if (!set) byDomain.set(a.domain, (set = new Set()));
+    for (const c of codes) set.add(c);
+  }
+  const emojis = new Map<string, ApiCustomEmoji>();
+  for (const [domain, codes] of byDomain) {
+    for (const e of findEmojisByShortcodes(app.db, [...codes], domain)) {
+      emojis.set(`${domain ?? ""} ${e.shortcode}`, toApiCustomEmoji(app, e));
+    }
+  }
+  return { users, moved, emojis };
+}
+
+const midnight = (ms: number) => new Date(ms - (((ms % DAY) + DAY) % DAY)).toISOString();
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function imageUrls(app: App, file: string | null, type: string | null, remote: string | null, fallback: string) {
+  if (file) {
+    const still = stillName(file, type);
+    return { url: mediaUrl(app.baseUrl, file), still: mediaUrl(app.baseUrl, still ?? file) };
+  }
+  const url = remote || fallback;
+  return { url, still: url };
+}
+
+function render(app: App, a: Account, batch: Batch, nested: boolean): ApiAccount {
+  const suspended = a.suspendedAt !== null;
+  const local = a.domain === null;
+  const user = local ? batch.users.get(a.id) : undefined;
+  const avatar = suspended
+    ? { url: defaultAvatarUrl(app), still: defaultAvatarUrl(app) }
+    : imageUrls(app, a.avatarFile, a.avatarContentType, a.avatarRemoteUrl, defaultAvatarUrl(app));
+  const header = suspended
+    ? { url: defaultHeaderUrl(app), still: defaultHeaderUrl(app) }
+    : imageUrls(app, a.headerFile, a.headerContentType, a.headerRemoteUrl, defaultHeaderUrl(app));
+  const out: ApiAccount = {
+    id: a.id,
+    username: a.username,
+    acct: local ? a.username : `${a.username}@${domainToUnicode(a.domain!) || a.domain}`,
+    display_name: suspended ? "" : a.displayName,
+    locked: suspended ? false : a.locked,
+    bot: suspended ? false : a.actorType === "Service" || a.actorType === "Application",
+    discoverable: suspended ? false : a.discoverable,
+    indexable: suspended ? false : a.indexable,
+    group: a.actorType === "Group",
+    created_at: midnight(a.createdAt),
+    note: suspended ? "" : a.note,
+    url: a.url ?? a.uri,
+    uri: a.uri,
+    avatar: avatar.url,
+    avatar_static: avatar.still,
+    header: header.url,
+    header_static: header.still,
+    followers_count: a.followersCount,
+    following_count: a.followingCount,
+    statuses_count: a.statusesCount,
+    last_status_at: a.lastStatusAt === null ? null : day(a.lastStatusAt),
+    hide_collections: a.hideCollections,
+  };
+  if (local) out.noindex = user?.settings.noindex === true;
+  if (a.movedToAccountId && !nested) {
+    const target = suspended ? undefined : batch.moved.get(a.movedToAccountId);
+    // The nested account never carries its own `moved`.
+    out.moved = target ? render(app, target, batch, true) : null;
+  }
+  const emojis: ApiCustomEmoji[] = [];
+  if (!suspended) {
+    const seen = new Set<string>();
+    for (const code of shortcodesOf(a)) {
+      const e = batch.emojis.get(`${a.domain ?? ""} ${code}`);
+      if (e && !seen.has(code)) {
+        seen.add(code);
+        emojis.push(e);
+      }
+    }
+  }
+  out.emojis = emojis;
+  out.fields = suspended ? [] : a.fields.map((f) => ({ name: f.name, value: f.value, verified_at: f.verified_at ?? null }));
+  if (local) out.roles = suspended || !user ? [] : toApiAccountRoles(user.role);
+  if (suspended) out.suspended = true;
+  if (a.silencedAt !== null) out.limited = true;
+  if (a.memorial) out.memorial = true;
+  return out;
+}
+
 /** Mastodon's Account entity. */
-export function toApiAccount(_app: App, account: Account): ApiAccount {
-  return { id: account.id, username: account.username, acct: account.username };
+export function toApiAccount(app: App, account: Account): ApiAccount {
+  return toApiAccounts(app, [account])[0];
 }
 
 /** Several accounts with batched lookups (emojis, moved targets), in input order. */
 export function toApiAccounts(app: App, accounts: Account[]): ApiAccount[] {
-  return accounts.map((a) => toApiAccount(app, a));
+  if (accounts.length === 0) return [];
+  const batch = loadBatch(app, accounts);
+  return accounts.map((a) => render(app, a, batch, false));
 }
 
+// Mastodon caps the count shown to the owner (FollowRequest...limit(40).count).
+const FOLLOW_REQUESTS_CAP = 40;
+
 /** CredentialAccount: Account plus `source` (and `role`) for the account's own user. */
-export function toApiCredentialAccount(app: App, account: Account, _user: User): ApiAccount {
-  return toApiAccount(app, account);
+export function toApiCredentialAccount(app: App, account: Account, user: User): ApiAccount {
+  const base = toApiAccount(app, account);
+  const verified = account.fields;
+  const source = {
+    privacy: user.defaultPrivacy,
+    sensitive: user.defaultSensitive,
+    language: user.defaultLanguage,
+    note: account.noteSource,
+    fields: findFieldSources(app.db, account.id).map((f, i) => ({
+      name: f.name,
+      value: f.value,
+      verified_at: verified[i]?.verified_at ?? null,
+    })),
+    follow_requests_count: countFollowRequestsTo(app.db, account.id, FOLLOW_REQUESTS_CAP),
+    hide_collections: account.hideCollections,
+    discoverable: account.discoverable,
+    indexable: account.indexable,
+    attribution_domains: [] as string[],
+  };
+  return { ...base, source, role: toApiRole(user.role) };
 }

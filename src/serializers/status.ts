@@ -1,19 +1,176 @@
-// PLACEHOLDER: signatures fixed; implemented by the statuses work package.
+// https://docs.joinmastodon.org/entities/Status/ (entities-core.md "Status").
+import { domainToUnicode } from "node:url";
 import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
-import type { Status } from "../storage/statuses.ts";
+import { tagUrl } from "../lib/urls.ts";
+import { type Account, findAccountsByIds } from "../storage/accounts.ts";
+import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
+import { findMentionedAccounts } from "../storage/mentions.ts";
+import { findApplicationLabels } from "../storage/status-applications.ts";
+import { loadViewerFlags, type ViewerFlags } from "../storage/status-viewer-flags.ts";
+import { findStatusesByIds, type Status } from "../storage/statuses.ts";
+import { findStatusTagNames } from "../storage/tags.ts";
+import { type ApiAccount, toApiAccounts } from "./account.ts";
+import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
 
 export type ApiStatus = Record<string, unknown> & { id: string };
+
+export interface StatusSerializeOptions {
+  /** The DELETE response: `text` (the source, for redrafting) instead of `content`. */
+  source?: boolean;
+}
+
+export interface ApiMention {
+  id: string;
+  username: string;
+  url: string;
+  acct: string;
+}
+
+/** Everything a page needs, loaded with a fixed number of queries. */
+interface Batch {
+  originals: Map<Id, Status>;
+  accounts: Map<Id, ApiAccount>;
+  authorDomains: Map<Id, string | null>;
+  mentions: Map<Id, Account[]>;
+  tags: Map<Id, string[]>;
+  /** Key: `${domain ?? ""} ${shortcode}`. */
+  emojis: Map<string, ApiCustomEmoji>;
+  flags: ViewerFlags | null;
+  apps: Map<Id, { name: string; website: string | null }>;
+}
+
+// CustomEmoji::SCAN_RE: `:shortcode:` not glued to letters, digits or another colon.
+const SHORTCODE_RE = /(?<![\p{L}\p{N}:]):([a-zA-Z0-9_]{2,}):(?![\p{L}\p{N}:])/gu;
+
+function shortcodesOf(s: Status): string[] {
+  if (s.reblogOfId) return [];
+  return [...`${s.spoilerText} ${s.text || s.content}`.matchAll(SHORTCODE_RE)].map((m) => m[1]);
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const acctOf = (a: Account) => (a.domain ? `${a.username}@${domainToUnicode(a.domain) || a.domain}` : a.username);
+
+function loadBatch(app: App, statuses: Status[], viewerId: Id | null): Batch {
+  const db = app.db;
+  const pageIds = new Set(statuses.map((s) => s.id));
+  const missing = statuses.filter((s) => s.reblogOfId && !pageIds.has(s.reblogOfId)).map((s) => s.reblogOfId!);
+  const originals = findStatusesByIds(db, missing);
+  for (const s of statuses) originals.set(s.id, s);
+  const all = [...originals.values()];
+
+  const authors = findAccountsByIds(db, [...new Set(all.map((s) => s.accountId))]);
+  const authorList = [...authors.values()];
+  const apiAccounts = toApiAccounts(app, authorList);
+  const accounts = new Map<Id, ApiAccount>();
+  const authorDomains = new Map<Id, string | null>();
+  authorList.forEach((a, i) => {
+    accounts.set(a.id, apiAccounts[i]);
+    authorDomains.set(a.id, a.domain);
+  });
+
+  const contentIds = all.filter((s) => !s.reblogOfId).map((s) => s.id);
+  const mentions = findMentionedAccounts(db, contentIds);
+  const tags = findStatusTagNames(db, contentIds);
+
+  // One emoji query per distinct author domain on the page (usually one).
+  const byDomain = new Map<string | null, Set<string>>();
+  for (const s of all) {
+    const codes = shortcodesOf(s);
+    if (codes.length === 0) continue;
+    const domain = authors.get(s.accountId)?.domain ?? null;
+    let set = byDomain.get(domain);
+    if (!set) byDomain.set(domain, (set = new Set()));
+    for (const c of codes) set.add(c);
+  }
+  const emojis = new Map<string, ApiCustomEmoji>();
+  for (const [domain, codes] of byDomain) {
+    for (const e of findEmojisByShortcodes(db, [...codes], domain)) emojis.set(`${domain ?? ""} ${e.shortcode}`, toApiCustomEmoji(app, e));
+  }
+
+  let flags: ViewerFlags | null = null;
+  let apps = new Map<Id, { name: string; website: string | null }>();
+  if (viewerId) {
+    const conversations = all.map((s) => s.conversationId).filter((c): c is Id => c !== null);
+    flags = loadViewerFlags(db, viewerId, all.map((s) => s.id), conversations);
+    const appIds = all.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
+    apps = findApplicationLabels(db, appIds);
+  }
+  return { originals, accounts, authorDomains, mentions, tags, emojis, flags, apps };
+}
+
+function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: StatusSerializeOptions): ApiStatus {
+  // Viewer flags of a boost row describe the boosted post (Mastodon's `status.proper`).
+  const proper = s.reblogOfId ? (b.originals.get(s.reblogOfId) ?? s) : s;
+  const out: ApiStatus = {
+    id: s.id,
+    created_at: iso(s.createdAt),
+    in_reply_to_id: s.inReplyToId,
+    in_reply_to_account_id: s.inReplyToAccountId,
+    sensitive: s.sensitive,
+    spoiler_text: s.spoilerText,
+    visibility: s.visibility,
+    language: s.language,
+    uri: s.uri,
+    url: s.url,
+    replies_count: s.repliesCount,
+    reblogs_count: s.reblogsCount,
+    favourites_count: s.favouritesCount,
+    edited_at: s.editedAt === null ? null : iso(s.editedAt),
+  };
+  if (b.flags) {
+    out.favourited = b.flags.favourited.has(proper.id);
+    out.reblogged = b.flags.reblogged.has(proper.id);
+    out.muted = proper.conversationId !== null && b.flags.mutedConversations.has(proper.conversationId);
+    out.bookmarked = b.flags.bookmarked.has(proper.id);
+    // Only the author sees `pinned`, and only on statuses that can be pinned.
+    if (viewerId === s.accountId && !s.reblogOfId && s.visibility !== "direct") out.pinned = b.flags.pinned.has(s.id);
+  }
+  if (opts.source) out.text = s.text;
+  else out.content = s.reblogOfId ? "" : s.content;
+  if (b.flags) out.filtered = [];
+  const original = s.reblogOfId ? b.originals.get(s.reblogOfId) : undefined;
+  out.reblog = original ? render(app, original, b, viewerId, opts) : null;
+  // Simplified from Mastodon: the posting app is shown to the author only.
+  if (viewerId !== null && viewerId === s.accountId) out.application = s.applicationId ? (b.apps.get(s.applicationId) ?? null) : null;
+  out.account = b.accounts.get(s.accountId) ?? null;
+  out.media_attachments = [];
+  out.mentions = (b.mentions.get(s.id) ?? []).map(
+    (a): ApiMention => ({ id: a.id, username: a.username, url: a.url ?? a.uri, acct: acctOf(a) }),
+  );
+  out.tags = (b.tags.get(s.id) ?? []).map((name) => ({ name, url: tagUrl(app.baseUrl, name) }));
+  out.emojis = emojisOf(s, b);
+  out.card = null;
+  out.poll = null;
+  return out;
+}
+
+function emojisOf(s: Status, b: Batch): ApiCustomEmoji[] {
+  const domain = b.authorDomains.get(s.accountId) ?? null;
+  const out: ApiCustomEmoji[] = [];
+  const seen = new Set<string>();
+  for (const code of shortcodesOf(s)) {
+    if (seen.has(code)) continue;
+    const e = b.emojis.get(`${domain ?? ""} ${code}`);
+    if (e) {
+      seen.add(code);
+      out.push(e);
+    }
+  }
+  return out;
+}
 
 /**
  * Mastodon's Status entities for a page of statuses, in input order, as seen by `viewerId`
  * (null: anonymous, so the viewer flags are omitted). All lookups are batched: a page costs
  * a fixed number of queries whatever its length.
  */
-export function toApiStatuses(_app: App, statuses: Status[], _viewerId: Id | null): ApiStatus[] {
-  return statuses.map((s) => ({ id: s.id }));
+export function toApiStatuses(app: App, statuses: Status[], viewerId: Id | null, opts: StatusSerializeOptions = {}): ApiStatus[] {
+  if (statuses.length === 0) return [];
+  const batch = loadBatch(app, statuses, viewerId);
+  return statuses.map((s) => render(app, s, batch, viewerId, opts));
 }
 
-export function toApiStatus(app: App, status: Status, viewerId: Id | null): ApiStatus {
-  return toApiStatuses(app, [status], viewerId)[0];
+export function toApiStatus(app: App, status: Status, viewerId: Id | null, opts: StatusSerializeOptions = {}): ApiStatus {
+  return toApiStatuses(app, [status], viewerId, opts)[0];
 }

@@ -1,7 +1,27 @@
-// PLACEHOLDER: signatures fixed; implemented by the notifications work package.
 import type { App } from "../app.ts";
+import { tx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
-import type { Status } from "../storage/statuses.ts";
+import { findAccountById } from "../storage/accounts.ts";
+import {
+  insertNotification,
+  isFollowingOrRequested,
+  isNotifiableLocalAccount,
+  latestGroupKey,
+  localMentionedAccountIds,
+  localNotifyingFollowers,
+  localReblogerIds,
+  mentionTouchesHiddenAccount,
+  notificationExists,
+} from "../storage/notifications.ts";
+import {
+  isBlockedEitherWay,
+  isConversationMuted,
+  isDomainBlocking,
+  isMuting,
+  isMutingNotifications,
+} from "../storage/relationship-checks.ts";
+import { findStatusById, type Status } from "../storage/statuses.ts";
+import { canViewStatus } from "./visibility.ts";
 
 export type NotificationType =
   | "mention"
@@ -15,6 +35,19 @@ export type NotificationType =
   | "admin.sign_up"
   | "admin.report";
 
+export const NOTIFICATION_TYPES: readonly NotificationType[] = [
+  "mention",
+  "status",
+  "reblog",
+  "follow",
+  "follow_request",
+  "favourite",
+  "poll",
+  "update",
+  "admin.sign_up",
+  "admin.report",
+];
+
 export interface NewNotification {
   type: NotificationType;
   recipientId: Id;
@@ -22,18 +55,114 @@ export interface NewNotification {
   statusId?: Id | null;
 }
 
+const STATUS_TYPES = new Set<NotificationType>(["mention", "status", "reblog", "favourite", "poll", "update"]);
+// One notification per activity: repeating the action (favouriting again, following again)
+// must not add a second one. `update` is per edit; `poll` per poll end.
+const ONCE_PER_ACTIVITY = new Set<NotificationType>(["mention", "status", "reblog", "favourite", "follow", "follow_request"]);
+const GROUPABLE = new Set<NotificationType>(["favourite", "follow", "reblog", "admin.sign_up"]);
+const GROUP_SPAN_HOURS = 12;
+const HOUR = 3_600_000;
+
 /**
  * Creates a notification unless a rule forbids it (recipient not local, self-notification,
  * recipient blocks/mutes-with-notifications the sender or blocks its domain, muted
  * conversation for mention/reblog/favourite). Synchronous: may run inside a tx().
  * Returns whether one was created.
+ *
+ * The rules are Mastodon's NotifyService#blocked?, plus: a block in either direction stops
+ * it, and a notification about a status the recipient may not see is never made.
  */
-export function notify(_app: App, _n: NewNotification): boolean {
-  return false;
+export function notify(app: App, n: NewNotification): boolean {
+  const db = app.db;
+  const now = app.now();
+  if (!isNotifiableLocalAccount(db, n.recipientId)) return false;
+  if (n.recipientId === n.fromAccountId && n.type !== "poll") return false;
+  const sender = findAccountById(db, n.fromAccountId);
+  if (!sender || sender.suspendedAt !== null) return false;
+
+  // Mastodon lets a domain-blocked sender through when the recipient follows (or asked to follow) it.
+  const followingSender = () => isFollowingOrRequested(db, n.recipientId, n.fromAccountId);
+  if (sender.domain && isDomainBlocking(db, n.recipientId, sender.domain) && !followingSender()) return false;
+  if (isBlockedEitherWay(db, n.recipientId, n.fromAccountId)) return false;
+  if (isMutingNotifications(db, n.recipientId, n.fromAccountId, now)) return false;
+  // A silenced (limited) account only reaches people who follow it.
+  if (sender.silencedAt !== null && !followingSender()) return false;
+
+  let statusId: Id | null = null;
+  if (STATUS_TYPES.has(n.type)) {
+    if (!n.statusId) return false;
+    let status = findStatusById(db, n.statusId);
+    // Reblog and favourite notifications are about the original post, never the boost row.
+    if (status?.reblogOfId) status = findStatusById(db, status.reblogOfId);
+    if (!status) return false;
+    if (isConversationMuted(db, n.recipientId, status.conversationId)) return false;
+    if (!canViewStatus(app, n.recipientId, status)) return false;
+    if (n.type === "mention" && mentionTouchesHiddenAccount(db, n.recipientId, status.id, now)) return false;
+    // `status` notifications follow the home feed: any active mute of the author hides them.
+    if (n.type === "status" && isMuting(db, n.recipientId, status.accountId, now)) return false;
+    statusId = status.id;
+  }
+
+  if (ONCE_PER_ACTIVITY.has(n.type) && notificationExists(db, n.type, n.recipientId, n.fromAccountId, statusId)) return false;
+
+  insertNotification(db, {
+    id: app.ids.next(),
+    accountId: n.recipientId,
+    fromAccountId: n.fromAccountId,
+    type: n.type,
+    statusId,
+    groupKey: GROUPABLE.has(n.type) ? groupKey(app, n.recipientId, n.type, statusId, now) : null,
+    createdAt: now,
+  });
+  return true;
+}
+
+/**
+ * Mastodon 4.3's group key: "<type>[-<status id>]-<hour bucket>", where a new notification
+ * joins the recipient's previous bucket of the same prefix while that is under 12 hours old.
+ */
+function groupKey(app: App, recipientId: Id, type: NotificationType, statusId: Id | null, now: number): string {
+  const prefix = (type === "favourite" || type === "reblog") && statusId ? `${type}-${statusId}` : type;
+  let bucket = Math.floor(now / HOUR);
+  const previous = latestGroupKey(app.db, recipientId, prefix);
+  if (previous) {
+    const prevBucket = Number(previous.slice(prefix.length + 1));
+    if (Number.isFinite(prevBucket) && bucket < prevBucket + GROUP_SPAN_HOURS) bucket = prevBucket;
+  }
+  return `${prefix}-${bucket}`;
+}
+
+function inTx(app: App, fn: () => void): void {
+  if (app.db.inTransaction) fn();
+  else tx(app.db, fn);
 }
 
 /** Notifications a newly published status causes: mentions, and `status` for followers with notify on. */
-export function notifyNewStatus(_app: App, _status: Status): void {}
+export function notifyNewStatus(app: App, status: Status): void {
+  if (status.reblogOfId) return; // a boost notifies its original's author through notify("reblog")
+  inTx(app, () => {
+    for (const recipientId of localMentionedAccountIds(app.db, status.id)) {
+      notify(app, { type: "mention", recipientId, fromAccountId: status.accountId, statusId: status.id });
+    }
+    // Mastodon's FeedInsertWorker#notify?: no replies to others; direct posts reach only the
+    // mentioned, who got a mention above.
+    if (status.visibility === "direct") return;
+    const reply = status.inReplyToId !== null || status.inReplyToAccountId !== null;
+    if (reply && status.inReplyToAccountId !== status.accountId) return;
+    for (const f of localNotifyingFollowers(app.db, status.accountId)) {
+      // The follow's language filter keeps the post out of that home feed, so no notification either.
+      if (f.languages?.length && status.language && !f.languages.includes(status.language)) continue;
+      notify(app, { type: "status", recipientId: f.accountId, fromAccountId: status.accountId, statusId: status.id });
+    }
+  });
+}
 
 /** `update` notifications to local accounts that boosted an edited status. */
-export function notifyStatusUpdate(_app: App, _status: Status): void {}
+export function notifyStatusUpdate(app: App, status: Status): void {
+  if (status.reblogOfId) return;
+  inTx(app, () => {
+    for (const recipientId of localReblogerIds(app.db, status.id)) {
+      notify(app, { type: "update", recipientId, fromAccountId: status.accountId, statusId: status.id });
+    }
+  });
+}

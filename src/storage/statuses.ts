@@ -126,3 +126,100 @@ export function findReblog(db: DB, accountId: Id, reblogOfId: Id): Status | unde
   ) as Row | undefined;
   return r && rowToStatus(r);
 }
+
+// ---- Writes and thread queries of the statuses package ----
+
+export type StatusCounter = "replies_count" | "reblogs_count" | "favourites_count";
+
+/** Adds `delta` to a status counter, never going below zero. */
+export function adjustStatusCounter(db: DB, statusId: Id, counter: StatusCounter, delta: number): void {
+  stmt(db, `UPDATE statuses SET ${counter} = max(0, ${counter} + @delta) WHERE id = @id`).run({ id: BigInt(statusId), delta });
+}
+
+/**
+ * An author's statuses_count (Mastodon's AccountStat): +1 also moves last_status_at to `at`;
+ * -1 never goes below zero.
+ */
+export function adjustAuthorStatusesCount(db: DB, accountId: Id, delta: number, at?: number): void {
+  if (delta > 0 && at !== undefined) {
+    stmt(
+      db,
+      "UPDATE accounts SET statuses_count = statuses_count + @delta, last_status_at = max(coalesce(last_status_at, 0), @at) WHERE id = @id",
+    ).run({ id: BigInt(accountId), delta, at });
+  } else {
+    stmt(db, "UPDATE accounts SET statuses_count = max(0, statuses_count + @delta) WHERE id = @id").run({ id: BigInt(accountId), delta });
+  }
+}
+
+/** Boosters of a status lose the boost from their statuses_count (the rows cascade away with it). */
+export function decrementBoostersStatusesCount(db: DB, originalId: Id): void {
+  stmt(
+    db,
+    `UPDATE accounts SET statuses_count = max(0, statuses_count - b.n)
+     FROM (SELECT account_id, count(*) AS n FROM statuses WHERE reblog_of_id = @id AND visibility <> 'direct' GROUP BY account_id) AS b
+     WHERE accounts.id = b.account_id`,
+  ).run({ id: BigInt(originalId) });
+}
+
+export interface StatusContentUpdate {
+  text: string;
+  content: string;
+  spoilerText: string;
+  sensitive: boolean;
+  language: string | null;
+  editedAt: number;
+}
+
+export function updateStatusContent(db: DB, id: Id, u: StatusContentUpdate): void {
+  stmt(
+    db,
+    `UPDATE statuses SET text = @text, content = @content, spoiler_text = @spoilerText, sensitive = @sensitive,
+       language = @language, edited_at = @editedAt, updated_at = @editedAt WHERE id = @id`,
+  ).run({
+    id: BigInt(id),
+    text: u.text,
+    content: u.content,
+    spoilerText: u.spoilerText,
+    sensitive: u.sensitive ? 1 : 0,
+    language: u.language,
+    editedAt: u.editedAt,
+  });
+}
+
+/** Hard delete: mentions, tags links, favourites, bookmarks, pins, edits, feeds and boosts cascade. */
+export function deleteStatusRow(db: DB, id: Id): void {
+  stmt(db, "DELETE FROM statuses WHERE id = ?").run(BigInt(id));
+}
+
+/** Ids of the ancestors of a status, nearest `limit` of them, oldest first. */
+export function ancestorIds(db: DB, id: Id, limit: number): Id[] {
+  const rows = stmt(
+    db,
+    `WITH RECURSIVE up(id, parent, depth) AS (
+       SELECT id, in_reply_to_id, 0 FROM statuses WHERE id = @id
+       UNION ALL
+       SELECT s.id, s.in_reply_to_id, up.depth + 1 FROM up JOIN statuses s ON s.id = up.parent WHERE up.depth < @limit
+     )
+     SELECT id FROM up WHERE depth > 0 ORDER BY depth DESC`,
+  ).all({ id: BigInt(id), limit }) as Row[];
+  return rows.map((r) => str(r.id));
+}
+
+/**
+ * Ids of the replies below a status in depth-first thread order (Mastodon orders by the path
+ * of ids from the root, so siblings come oldest first), at most `limit`, `maxDepth` levels.
+ */
+export function descendantIds(db: DB, id: Id, limit: number, maxDepth: number): Id[] {
+  const rows = stmt(
+    db,
+    `WITH RECURSIVE down(id, path, depth) AS (
+       SELECT id, printf('%020d', id), 0 FROM statuses WHERE id = @id
+       UNION ALL
+       SELECT s.id, down.path || '/' || printf('%020d', s.id), down.depth + 1
+       FROM down JOIN statuses s ON s.in_reply_to_id = down.id
+       WHERE down.depth < @maxDepth
+     )
+     SELECT id FROM down WHERE depth > 0 ORDER BY path LIMIT @limit`,
+  ).all({ id: BigInt(id), limit, maxDepth }) as Row[];
+  return rows.map((r) => str(r.id));
+}

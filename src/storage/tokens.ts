@@ -62,3 +62,13 @@ export function revokeToken(db: DB, id: Id, at: number): void {
 export function touchToken(db: DB, id: Id, at: number, ip: string | null): void {
   stmt(db, "UPDATE oauth_tokens SET last_used_at = ?, last_used_ip = ? WHERE id = ?").run(at, ip, BigInt(id));
 }
+
+/** Scope sets of the user's live (unrevoked, unexpired) tokens for an app (consent auto-approval). */
+export function listLiveTokenScopes(db: DB, userId: Id, applicationId: Id, now: number): string[][] {
+  const rows = stmt(
+    db,
+    `SELECT scopes FROM oauth_tokens
+     WHERE user_id = ? AND application_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+  ).all(BigInt(userId), BigInt(applicationId), now) as Row[];
+  return rows.map((r) => String(r.scopes).split(" ").filter(Boolean));
+}

@@ -1,5 +1,6 @@
 import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
+import { processProfileImage } from "./image-tasks.ts";
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -15,4 +16,5 @@ async function generateAccountKeyPair(): Promise<{ publicKeyPem: string; private
 
 export const tasks: Record<string, (payload: any) => unknown> = {
   generateKeyPair: generateAccountKeyPair,
+  processProfileImage,
 };

@@ -1,5 +1,15 @@
-// PLACEHOLDER: filled in by its work package.
+// https://docs.joinmastodon.org/spec/oauth/ — Mastodon's OAuth 2.0 server (Doorkeeper's wire
+// behaviour) and the browser sign-in it relies on.
 import type { App } from "../../app.ts";
 import type { Router } from "../../http/router.ts";
+import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
+import { registerOauthMetadataRoutes } from "./oauth/metadata.ts";
+import { registerSessionRoutes } from "./oauth/sessions.ts";
+import { registerTokenRoutes } from "./oauth/token.ts";
 
-export function registerOauthRoutes(_app: App, _r: Router): void {}
+export function registerOauthRoutes(app: App, r: Router): void {
+  registerSessionRoutes(app, r);
+  registerAuthorizeRoutes(app, r);
+  registerTokenRoutes(app, r);
+  registerOauthMetadataRoutes(app, r);
+}

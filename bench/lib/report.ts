@@ -1,0 +1,54 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Check, RunSummary } from "../scenario.ts";
+
+export interface BenchRecord extends RunSummary {
+  scenario: string;
+  description: string;
+  startedAt: string;
+  /** bundle: dist-style build run with plain node (production); source: tsx. */
+  mode: "bundle" | "source";
+  connections: number;
+  seconds: number;
+  machine: { node: string; platform: string; cpus: number; cpuModel: string };
+  checks: Check[];
+}
+
+const fmt = (v: number | null, digits = 0) => (v === null ? "-" : v.toFixed(digits));
+
+export function printTable(r: BenchRecord): void {
+  const rows = [
+    ["target", "status", "req/s", "p50 ms", "p99 ms", "non-2xx", "bytes", "max RSS MB"],
+    ...r.targets.map((t) => [
+      t.name,
+      String(t.status),
+      t.skipped ? "skipped" : fmt(t.reqPerSec),
+      fmt(t.p50Ms, 1),
+      fmt(t.p99Ms, 1),
+      String(t.non2xx),
+      fmt(t.bytesPerReq),
+      fmt(t.maxRssMb, 1),
+    ]),
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  const line = (row: string[]) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const out: string[] = [];
+  out.push(`\n${r.scenario} (${r.mode}, ${r.connections} connections, ${r.seconds} s per target, node ${r.machine.node}, ${r.machine.cpus} CPUs)`);
+  out.push(line(rows[0]));
+  for (const row of rows.slice(1)) out.push(line(row));
+  out.push(`idle RSS: ${fmt(r.idleRssMb, 1)} MB   RSS under load (max): ${fmt(r.loadRssMb, 1)} MB`);
+  out.push("budget checks:");
+  for (const c of r.checks) out.push(`  ${c.ok === null ? "SKIP" : c.ok ? "PASS" : "FAIL"}  ${c.name}: ${c.detail}`);
+  console.log(out.join("\n"));
+}
+
+/** bench/results/<timestamp>-<scenario>.json and latest-<scenario>.json. */
+export function writeResults(dir: string, r: BenchRecord): string {
+  mkdirSync(dir, { recursive: true });
+  const stamp = r.startedAt.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const json = JSON.stringify(r, null, 2) + "\n";
+  const file = join(dir, `${stamp}-${r.scenario}.json`);
+  writeFileSync(file, json);
+  writeFileSync(join(dir, `latest-${r.scenario}.json`), json);
+  return file;
+}

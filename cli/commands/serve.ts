@@ -1,0 +1,80 @@
+import { type Command, InvalidArgumentError } from "commander";
+import { type Config, isInitialised, loadConfig } from "../../src/config/config.ts";
+import { createLog } from "../../src/lib/log.ts";
+import { initDataDir } from "../../src/services/init.ts";
+import { dataDirOf } from "../context.ts";
+import { errorLine } from "../errors.ts";
+
+/** After a stop signal, connections still open this long (slow clients, streams) are cut. */
+const DRAIN_CONNECTIONS_MS = 10_000;
+/** After a clean close, something still holding the event loop must not keep us alive. */
+const EXIT_GRACE_MS = 3_000;
+
+export function parsePort(v: string): number {
+  if (!/^\d{1,5}$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
+  return Number(v);
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command("serve")
+    .description("run the server: HTTP API, streaming, federation and jobs (initialises an empty data dir for localhost)")
+    .option("--host <addr>", "address to listen on (default: 127.0.0.1, or ROOST_HOST)")
+    .option("--port <n>", "port to listen on (default: 3000, or ROOST_PORT)", parsePort)
+    .action(async (opts: { host?: string; port?: number }, cmd: Command) => {
+      const dataDir = dataDirOf(cmd);
+      const overrides: Partial<Config> = {};
+      if (opts.host !== undefined) overrides.host = opts.host;
+      if (opts.port !== undefined) overrides.port = opts.port;
+      // Validate ROOST_* before touching the disk, so a typo never half-initialises a dir.
+      let config = loadConfig(dataDir, overrides);
+      const log = createLog(config.logLevel);
+      if (!isInitialised(dataDir)) {
+        // The zero-config default: `npm start` in a fresh checkout just works, on localhost.
+        initDataDir(dataDir, { domain: `localhost:${config.port}`, protocol: "http" });
+        log.info("initialised data dir", { dataDir, domain: `localhost:${config.port}` });
+        config = loadConfig(dataDir, overrides);
+      }
+      const { closeApp, createApp, startServer } = await import("../../src/main.ts");
+      const app = createApp(config, { log });
+      let running;
+      try {
+        running = await startServer(app, { host: config.host, port: config.port });
+      } catch (e) {
+        await closeApp(app);
+        throw e;
+      }
+      const server = running;
+      process.stderr.write(`listening on ${server.url}\n`);
+
+      await new Promise<void>((resolve) => {
+        let stopping = false;
+        const stop = (signal: NodeJS.Signals) => {
+          if (stopping) {
+            process.stderr.write(`${signal} again: exiting without waiting\n`);
+            process.exit(1);
+          }
+          stopping = true;
+          log.info("stopping", { signal });
+          const cut = setTimeout(() => server.server.closeAllConnections(), DRAIN_CONNECTIONS_MS);
+          cut.unref();
+          server.close().then(
+            () => {
+              clearTimeout(cut);
+              resolve();
+            },
+            (e: unknown) => {
+              process.stderr.write(`error: shutdown failed: ${errorLine(e)}\n`);
+              process.exit(1);
+            },
+          );
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      setTimeout(() => {
+        log.warn("open handles remain after shutdown; exiting anyway");
+        process.exit(0);
+      }, EXIT_GRACE_MS).unref();
+    });
+}

@@ -1,0 +1,39 @@
+import { type Command, Option } from "commander";
+import type { Role } from "../../src/storage/users.ts";
+import { readStdin } from "../context.ts";
+import { CliError } from "../errors.ts";
+
+interface UserCreateOptions {
+  email: string;
+  password?: string;
+  passwordStdin?: boolean;
+  role: Role;
+}
+
+export function registerUserCommands(program: Command): void {
+  const user = program.command("user").description("manage local users");
+  user
+    .command("create")
+    .description("create a confirmed, approved local user; prints the new account id")
+    .argument("<username>", "letters, numbers, underscores and dots")
+    .requiredOption("--email <email>", "the user's e-mail address")
+    .addOption(new Option("--password <password>", "sign-in password (visible in the process list: prefer --password-stdin)").conflicts("passwordStdin"))
+    .option("--password-stdin", "read the password from standard input")
+    .addOption(new Option("--role <role>", "the user's role").choices(["user", "moderator", "admin"]).default("user"))
+    .action(async (username: string, opts: UserCreateOptions, cmd: Command) => {
+      let password = opts.password;
+      if (opts.passwordStdin) {
+        // One trailing newline belongs to `echo`, not to the password.
+        password = (await readStdin()).replace(/\r?\n$/, "");
+        if (password === "") throw new CliError("no password on standard input");
+      }
+      const { withApp } = await import("../with-app.ts");
+      const { createUser } = await import("../../src/services/users.ts");
+      const { account } = await withApp(cmd, (app) =>
+        // No reserved-name check: the operator may create "admin" on purpose.
+        createUser(app, { username, email: opts.email, password: password ?? null, role: opts.role, confirmed: true, approved: true }),
+      );
+      if (password === undefined) process.stderr.write(`note: ${username} has no password and cannot sign in with one\n`);
+      process.stdout.write(account.id + "\n");
+    });
+}

@@ -1,0 +1,40 @@
+import { Command } from "commander";
+import { registerBackupCommands } from "./commands/backup.ts";
+import { registerInitCommand } from "./commands/init.ts";
+import { registerMigrateCommand } from "./commands/migrate.ts";
+import { registerServeCommand } from "./commands/serve.ts";
+import { registerTokenCommands } from "./commands/token.ts";
+import { registerUserCommands } from "./commands/user.ts";
+import { errorDetail, errorLine } from "./errors.ts";
+
+// The operator interface: /work/shared/spec/cli.md. Results go to stdout, everything else to
+// stderr; a failure is one line on stderr and a non-zero exit code.
+
+export function buildProgram(): Command {
+  const program = new Command("roost")
+    .description("roost: a federated social publishing server for small instances")
+    .option("--data-dir <dir>", "data directory: database, media, keys, config, backups (default: $ROOST_DATA_DIR, else ./data)")
+    .option("--verbose", "print stack traces with errors")
+    .showSuggestionAfterError()
+    .configureHelp({ showGlobalOptions: true });
+  registerInitCommand(program);
+  registerServeCommand(program);
+  registerUserCommands(program);
+  registerTokenCommands(program);
+  registerBackupCommands(program);
+  registerMigrateCommand(program);
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    const verbose = program.opts<{ verbose?: boolean }>().verbose === true;
+    process.stderr.write(`error: ${verbose ? errorDetail(e) : errorLine(e)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,37 @@
+// Default instance thumbnail and app icons referenced by the instance entity (`thumbnail`,
+// `icon`), so clients never show a broken image. Flat images in roost's colour, rendered once
+// per size and kept in app.cache.
+import { getRouterParam, type H3Event } from "h3";
+import sharp from "sharp";
+import type { App } from "../../../../app.ts";
+import type { Router } from "../../../router.ts";
+import { notFound } from "../../../../errors.ts";
+import { ICON_SIZES } from "../../../../serializers/instance.ts";
+
+const COLOUR = { r: 0x3a, g: 0x5a, b: 0x80, alpha: 1 };
+
+async function flatPng(app: App, width: number, height: number): Promise<Buffer> {
+  const key = `instance-image:${width}x${height}`;
+  const hit = app.cache.get(key);
+  if (hit instanceof Buffer) return hit;
+  const png = await sharp({ create: { width, height, channels: 4, background: COLOUR } }).png().toBuffer();
+  app.cache.set(key, png);
+  return png;
+}
+
+function pngResponse(event: H3Event, body: Buffer): Uint8Array {
+  event.res.headers.set("content-type", "image/png");
+  event.res.headers.set("cache-control", "public, max-age=86400");
+  return new Uint8Array(body);
+}
+
+export function registerInstanceImageRoutes(app: App, r: Router): void {
+  r.get("/instance/thumbnail.png", async (event) => pngResponse(event, await flatPng(app, 1200, 630)));
+
+  r.get("/instance/icons/:file", async (event) => {
+    const m = /^(\d+)\.png$/.exec(getRouterParam(event, "file") ?? "");
+    const size = m ? Number(m[1]) : NaN;
+    if (!ICON_SIZES.includes(size)) throw notFound();
+    return pngResponse(event, await flatPng(app, size, size));
+  });
+}

@@ -1,0 +1,75 @@
+// https://docs.joinmastodon.org/methods/timelines/
+import { getRouterParam, type H3Event } from "h3";
+import type { App } from "../../../../app.ts";
+import type { Router } from "../../../../http/router.ts";
+import { optionalUser, requireUser } from "../../../auth.ts";
+import { cachePublicIfAnonymous } from "../../../headers.ts";
+import { pageParams, setLinkHeader } from "../../../pagination.ts";
+import { readAppParams, type Params } from "../../../params.ts";
+import { homeTimeline, listTimeline, publicTimeline, tagTimeline } from "../../../../services/timelines.ts";
+import type { Status } from "../../../../storage/statuses.ts";
+import { toApiStatuses } from "../../../../serializers/status.ts";
+
+const READ = ["read:statuses"];
+
+/** Timelines emit `next` for any non-empty page and `prev` with min_id (conventions §7). */
+function respond(app: App, event: H3Event, p: Params, limit: number, statuses: Status[], viewerId: string | null, keep: string[] = []) {
+  setLinkHeader(app, event, p, { cursors: statuses.map((s) => s.id), limit, nextAlways: true, keep });
+  return toApiStatuses(app, statuses, viewerId);
+}
+
+/** The raw path segment, percent-decoded; malformed escapes are kept as typed (no 500). */
+function decodeParam(v: string | undefined): string {
+  try {
+    return decodeURIComponent(v ?? "");
+  } catch {
+    return v ?? "";
+  }
+}
+
+function publicFilter(p: Params) {
+  return { local: p.bool("local") === true, remote: p.bool("remote") === true, onlyMedia: p.bool("only_media") === true };
+}
+
+export function registerTimelinesRoutes(app: App, r: Router): void {
+  r.get("/api/v1/timelines/home", async (event) => {
+    const viewer = requireUser(app, event, ...READ);
+    const p = await readAppParams(app, event);
+    const page = pageParams(p, 20, 40);
+    return respond(app, event, p, page.limit, homeTimeline(app, viewer.account.id, page), viewer.account.id);
+  });
+
+  r.get("/api/v1/timelines/public", async (event) => {
+    const viewer = optionalUser(app, event, ...READ);
+    const p = await readAppParams(app, event);
+    const page = pageParams(p, 20, 40);
+    cachePublicIfAnonymous(event, viewer !== null);
+    const viewerId = viewer?.account.id ?? null;
+    const list = publicTimeline(app, viewerId, publicFilter(p), page);
+    return respond(app, event, p, page.limit, list, viewerId, ["local", "remote", "only_media"]);
+  });
+
+  r.get("/api/v1/timelines/tag/:hashtag", async (event) => {
+    const viewer = optionalUser(app, event, ...READ);
+    const p = await readAppParams(app, event);
+    const page = pageParams(p, 20, 40);
+    cachePublicIfAnonymous(event, viewer !== null);
+    const viewerId = viewer?.account.id ?? null;
+    const tags = (name: string) => p.strArray(name, { allowScalar: true });
+    const list = tagTimeline(
+      app,
+      viewerId,
+      { tag: decodeParam(getRouterParam(event, "hashtag")), any: tags("any"), all: tags("all"), none: tags("none"), ...publicFilter(p) },
+      page,
+    );
+    return respond(app, event, p, page.limit, list, viewerId, ["local", "remote", "only_media", "any", "all", "none"]);
+  });
+
+  r.get("/api/v1/timelines/list/:list_id", async (event) => {
+    const viewer = requireUser(app, event, "read:lists");
+    const p = await readAppParams(app, event);
+    const page = pageParams(p, 20, 40);
+    const list = listTimeline(app, viewer.account.id, getRouterParam(event, "list_id"), page);
+    return respond(app, event, p, page.limit, list, viewer.account.id);
+  });
+}

@@ -1,0 +1,88 @@
+// Browser sign-in for the OAuth consent flow (Mastodon's /auth/sign_in, Devise sessions and
+// session activations): https://docs.joinmastodon.org/spec/oauth/
+import type { H3Event } from "h3";
+import type { App } from "../../../app.ts";
+import type { Router } from "../../router.ts";
+import { clientIp } from "../../auth.ts";
+import { readAppParams } from "../../params.ts";
+import { SESSION_COOKIE, browserCsrf, clearCookie, csrfValid, sessionCookieValue, setCookie } from "../../cookies.ts";
+import { htmlPage, messagePage, newNonce, redirectTo } from "../../html/layout.ts";
+import { signInPage, signedInPage } from "../../html/auth-pages.ts";
+import { currentSession, signIn, signOut } from "../../../services/web-sessions.ts";
+
+const MAX_RETURN_TO = 8192;
+
+/**
+ * Where to go after signing in: only a path on this server (never `//host`, `/\host` or an
+ * absolute URL), so the sign-in page cannot be used as an open redirect.
+ */
+export function safeReturnTo(v: string | undefined): string | null {
+  if (!v || v.length > MAX_RETURN_TO || !v.startsWith("/") || v.startsWith("//")) return null;
+  if (/[\\\u0000-\u001f\u007f]/.test(v)) return null;
+  try {
+    const u = new URL(v, "http://local.invalid");
+    if (u.origin !== "http://local.invalid") return null;
+    return u.pathname + u.search;
+  } catch {
+    return null;
+  }
+}
+
+export function signInLocation(returnTo: string | null): string {
+  return returnTo ? `/auth/sign_in?return_to=${encodeURIComponent(returnTo)}` : "/auth/sign_in";
+}
+
+export function invalidCsrfPage(event: H3Event): Response {
+  return messagePage(event, 422, "Invalid authenticity token", "Invalid authenticity token. Please go back, reload the page and try again.");
+}
+
+function handleOf(app: App, username: string): string {
+  return `@${username}@${app.config.domain}`;
+}
+
+export function registerSessionRoutes(app: App, r: Router): void {
+  r.get("/auth/sign_in", async (event) => {
+    const p = await readAppParams(app, event);
+    const returnTo = safeReturnTo(p.str("return_to"));
+    const csrf = browserCsrf(app, event);
+    const cookies = csrf.setCookie ? [csrf.setCookie] : [];
+    const nonce = newNonce();
+    const browser = currentSession(app, sessionCookieValue(event));
+    if (browser) {
+      if (returnTo) return redirectTo(event, returnTo);
+      const html = signedInPage({ nonce, instanceTitle: app.config.title, handle: handleOf(app, browser.account.username), csrf: csrf.token });
+      return htmlPage(event, 200, html, nonce, cookies);
+    }
+    const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo });
+    return htmlPage(event, 200, html, nonce, cookies);
+  });
+
+  r.post("/auth/sign_in", async (event) => {
+    const p = await readAppParams(app, event);
+    if (!csrfValid(app, event, p.str("authenticity_token"))) return invalidCsrfPage(event);
+    const returnTo = safeReturnTo(p.str("return_to"));
+    const login = p.str("login") ?? "";
+    const result = await signIn(app, {
+      login,
+      password: p.str("password") ?? "",
+      userAgent: event.req.headers.get("user-agent"),
+      ip: clientIp(event),
+    });
+    if (!result.ok) {
+      const nonce = newNonce();
+      const csrf = browserCsrf(app, event);
+      const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo, login: login.slice(0, 320), error: result.message });
+      return htmlPage(event, 422, html, nonce);
+    }
+    // Signing in over an existing session replaces it rather than leaving it orphaned.
+    signOut(app, sessionCookieValue(event));
+    return redirectTo(event, returnTo ?? "/auth/sign_in", [setCookie(app, SESSION_COOKIE, result.sessionId)]);
+  });
+
+  r.post("/auth/sign_out", async (event) => {
+    const p = await readAppParams(app, event);
+    if (!csrfValid(app, event, p.str("authenticity_token"))) return invalidCsrfPage(event);
+    signOut(app, sessionCookieValue(event));
+    return redirectTo(event, signInLocation(safeReturnTo(p.str("return_to"))), [clearCookie(app, SESSION_COOKIE)]);
+  });
+}

@@ -1,0 +1,122 @@
+// Local status text → HTML (protocols/sanitization.md §2): links come from text-html.ts, this
+// file adds mentions and hashtags, Mastodon's mention canonicalisation and the length rule.
+import type { Account } from "../storage/accounts.ts";
+import { isLanguageCode } from "./iso-639-1.ts";
+import { countTextLength, escapeHtml, extractMentions, formatPlainText, type TextEntity } from "./text-html.ts";
+import { extractHashtags } from "./tags.ts";
+import { tagUrl } from "./urls.ts";
+
+/** A mentioned handle; `domain` is null for local accounts (also when written with our domain). */
+export interface MentionHandle {
+  username: string;
+  domain: string | null;
+}
+
+/** Resolves a handle to a known account, or undefined (the mention then stays plain text). */
+export type MentionResolver = (handle: MentionHandle) => Account | undefined;
+
+const handleKey = (h: MentionHandle) => `${h.username.toLowerCase()}@${h.domain?.toLowerCase() ?? ""}`;
+
+function localize(domain: string | null, localDomain: string): string | null {
+  return domain === null || domain.toLowerCase() === localDomain.toLowerCase() ? null : domain.toLowerCase();
+}
+
+/** The distinct handles a text mentions, so a caller (federation) can resolve them first. */
+export function mentionHandles(text: string, localDomain: string): MentionHandle[] {
+  const out = new Map<string, MentionHandle>();
+  for (const m of extractMentions(text)) {
+    const h = { username: m.username, domain: localize(m.domain, localDomain) };
+    if (!out.has(handleKey(h))) out.set(handleKey(h), h);
+  }
+  return [...out.values()];
+}
+
+/**
+ * Mastodon's ProcessMentionsService rewrite: every resolved mention becomes the account's
+ * canonical handle (`@alice` for local accounts, `@bob@remote.example` for remote ones); the
+ * accounts are returned once each, in order of first appearance.
+ */
+export function canonicalizeMentions(
+  text: string,
+  localDomain: string,
+  resolve: MentionResolver,
+): { text: string; accounts: Account[] } {
+  const accounts = new Map<string, Account>();
+  let out = "";
+  let pos = 0;
+  for (const m of extractMentions(text)) {
+    const account = resolve({ username: m.username, domain: localize(m.domain, localDomain) });
+    if (!account) continue;
+    out += text.slice(pos, m.start) + "@" + (account.domain ? `${account.username}@${account.domain}` : account.username);
+    pos = m.end;
+    if (!accounts.has(account.id)) accounts.set(account.id, account);
+  }
+  return { text: out + text.slice(pos), accounts: [...accounts.values()] };
+}
+
+export interface StatusFormatOptions {
+  baseUrl: string;
+  /** The instance's domain: `@alice@<domain>` is the local alice. */
+  localDomain: string;
+  /** The post's mentions; handles of other accounts are left as plain text. */
+  mentions: Account[];
+}
+
+function mentionHtml(account: Account, showDomain: boolean): string {
+  const name = showDomain && account.domain ? `${account.username}@${account.domain}` : account.username;
+  const url = account.url ?? account.uri;
+  return (
+    `<span class="h-card" translate="no"><a href="${escapeHtml(url)}" class="u-url mention">` +
+    `@<span>${escapeHtml(name)}</span></a></span>`
+  );
+}
+
+function mentionExtractor(o: StatusFormatOptions) {
+  return (text: string): TextEntity[] => {
+    const out: TextEntity[] = [];
+    for (const m of extractMentions(text)) {
+      const domain = localize(m.domain, o.localDomain);
+      const user = m.username.toLowerCase();
+      const account = o.mentions.find((a) => a.username.toLowerCase() === user && (a.domain?.toLowerCase() ?? null) === domain);
+      if (!account) continue;
+      // The user@domain form only when two mentioned accounts share the username.
+      const clash = o.mentions.some((a) => a !== account && a.username.toLowerCase() === user);
+      out.push({ start: m.start, end: m.end, html: mentionHtml(account, clash) });
+    }
+    return out;
+  };
+}
+
+function hashtagExtractor(baseUrl: string) {
+  return (text: string): TextEntity[] =>
+    extractHashtags(text).map((h) => ({
+      start: h.start,
+      end: h.end,
+      html: `<a href="${escapeHtml(tagUrl(baseUrl, h.name))}" class="mention hashtag" rel="tag">#<span>${escapeHtml(h.name)}</span></a>`,
+    }));
+}
+
+/** The `content` HTML of a local post: paragraphs, `<br />`, links, mentions, hashtags. */
+export function formatStatusText(text: string, o: StatusFormatOptions): string {
+  return formatPlainText(text, { extractors: [mentionExtractor(o), hashtagExtractor(o.baseUrl)] });
+}
+
+/**
+ * Mastodon's StatusLengthValidator: grapheme clusters of the content warning plus the text,
+ * every URL counting 23 and `@user@domain` counting as `@user`.
+ */
+export function statusLength(text: string, spoilerText: string): number {
+  return countTextLength(spoilerText) + countTextLength(text);
+}
+
+/**
+ * A post's language: an ISO 639-1 code (a regional suffix such as `en-US` or `pt_BR` is
+ * dropped, as Mastodon's valid_locale_or_nil does), otherwise null.
+ */
+export function normalizeLanguage(v: string | null | undefined): string | null {
+  if (!v) return null;
+  const s = v.trim();
+  if (isLanguageCode(s)) return s;
+  const code = s.split(/[-_]/)[0].toLowerCase();
+  return isLanguageCode(code) ? code : null;
+}

@@ -1,0 +1,34 @@
+import type { App } from "../app.ts";
+import { mediaUrl } from "../lib/urls.ts";
+import { type CustomEmoji, emojiStaticFile } from "../storage/custom-emojis.ts";
+
+export interface ApiCustomEmoji {
+  shortcode: string;
+  url: string;
+  static_url: string;
+  visible_in_picker: boolean;
+  category?: string;
+}
+
+/**
+ * Mastodon's CustomEmoji. `category` only in the GET /api/v1/custom_emojis list and only when the
+ * emoji has one (the key is omitted otherwise, as Mastodon's serializer does).
+ */
+export function toApiCustomEmoji(app: App, e: CustomEmoji, opts: { withCategory?: boolean } = {}): ApiCustomEmoji {
+  let url: string;
+  let staticUrl: string;
+  if (e.file) {
+    url = mediaUrl(app.baseUrl, e.file);
+    // Local emojis carry a static PNG written at upload; remote copies may not.
+    staticUrl = e.domain === null ? mediaUrl(app.baseUrl, emojiStaticFile(e.file)) : url;
+  } else {
+    url = staticUrl = e.remoteUrl ?? "";
+  }
+  const out: ApiCustomEmoji = { shortcode: e.shortcode, url, static_url: staticUrl, visible_in_picker: e.visibleInPicker };
+  if (opts.withCategory && e.category) out.category = e.category;
+  return out;
+}
+
+export function toApiCustomEmojis(app: App, emojis: CustomEmoji[], opts: { withCategory?: boolean } = {}): ApiCustomEmoji[] {
+  return emojis.map((e) => toApiCustomEmoji(app, e, opts));
+}

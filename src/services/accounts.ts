@@ -1,0 +1,167 @@
+import type { App } from "../app.ts";
+import { tx } from "../db/db.ts";
+import { isLanguageCode } from "../lib/iso-639-1.ts";
+import { countTextLength, escapeHtml, extractMentions, formatPlainText, type EntityExtractor } from "../lib/text-html.ts";
+import { Validation } from "../lib/validation.ts";
+import { removeMediaFiles } from "../media/files.ts";
+import { type Account, type ProfileField, findAccountByHandle, updateAccount } from "../storage/accounts.ts";
+import { type FieldSource, updateFieldSources } from "../storage/account-profile.ts";
+import { type Privacy, type User, updateUser } from "../storage/users.ts";
+import { isLocalDomain, reloadViewer } from "./account-lookup.ts";
+import { authorizeAllFollowRequests } from "./follows.ts";
+import { type ProfileImageKind, type StoredProfileImage, profileImageFiles, readProfileImage, storeProfileImage } from "./profile-media.ts";
+
+// PATCH /api/v1/accounts/update_credentials and the avatar/header deletions: the profile of a
+// local account. Text is stored as typed (note_source, fields_source) and as rendered HTML.
+
+export interface ProfileInput {
+  displayName?: string;
+  note?: string;
+  locked?: boolean;
+  bot?: boolean;
+  discoverable?: boolean;
+  hideCollections?: boolean;
+  indexable?: boolean;
+  /** Replaces every field; entries with a blank name and value are dropped. */
+  fields?: FieldSource[];
+  avatar?: File;
+  header?: File;
+  privacy?: string;
+  sensitive?: boolean;
+  /** "" or null clears the default language. */
+  language?: string | null;
+}
+
+const DISPLAY_NAME_MAX = 30;
+const NOTE_MAX = 500;
+// Account::Field cuts local names and values at 255 characters (remote ones at 2047).
+const FIELD_MAX = 255;
+const PRIVACIES = new Set(["public", "unlisted", "private"]);
+
+const chars = (s: string) => Array.from(s).length;
+const cut = (s: string, n: number) => (chars(s) > n ? Array.from(s).slice(0, n).join("") : s);
+
+/** Links `@user` / `@user@domain` of accounts this server knows (bios and profile fields). */
+export function knownMentions(app: App, withDomains: boolean): EntityExtractor {
+  return (text) =>
+    extractMentions(text).flatMap((m) => {
+      const domain = m.domain !== null && !isLocalDomain(app, m.domain) ? m.domain : null;
+      const target = findAccountByHandle(app.db, m.username, domain);
+      if (!target || target.suspendedAt !== null) return [];
+      const name = withDomains && target.domain ? `${target.username}@${target.domain}` : target.username;
+      const href = escapeHtml(target.url ?? target.uri);
+      const html = `<span class="h-card" translate="no"><a href="${href}" class="u-url mention">@<span>${escapeHtml(name)}</span></a></span>`;
+      return [{ start: m.start, end: m.end, html }];
+    });
+}
+
+export function renderNote(app: App, note: string): string {
+  return formatPlainText(note, { extractors: [knownMentions(app, false)] });
+}
+
+export function renderField(app: App, f: FieldSource, old: ProfileField[]): ProfileField {
+  const value = formatPlainText(f.value, { multiline: false, relMe: true, extractors: [knownMentions(app, true)] });
+  // A field keeps its verification while its value is unchanged (Mastodon's fields_attributes=).
+  const previous = old.find((o) => o.value === value && o.verified_at);
+  return { name: f.name, value, verified_at: previous?.verified_at ?? null };
+}
+
+function cleanFields(fields: FieldSource[]): FieldSource[] {
+  return fields
+    .map((f) => ({ name: cut(f.name.trim(), FIELD_MAX), value: cut(f.value.trim(), FIELD_MAX) }))
+    .filter((f) => f.name !== "" || f.value !== "");
+}
+
+/** Validates everything first, then resizes images, then writes in one transaction. */
+export async function updateProfile(app: App, account: Account, user: User, input: ProfileInput): Promise<{ account: Account; user: User }> {
+  const v = new Validation();
+  const displayName = input.displayName?.trim();
+  if (displayName !== undefined && chars(displayName) > DISPLAY_NAME_MAX)
+    v.add("display_name", "ERR_TOO_LONG", `is too long (maximum is ${DISPLAY_NAME_MAX} characters)`);
+  const note = input.note?.replace(/\r\n?/g, "\n").trim();
+  if (note !== undefined && countTextLength(note) > NOTE_MAX)
+    v.add("note", "ERR_TOO_LONG", `character limit of ${NOTE_MAX} exceeded`);
+  const fields = input.fields && cleanFields(input.fields);
+  if (fields) {
+    // Rails' length validator on an array still says "characters".
+    if (fields.length > app.config.maxProfileFields)
+      v.add("fields", "ERR_TOO_LONG", `is too long (maximum is ${app.config.maxProfileFields} characters)`);
+    if (fields.some((f) => f.name === "" && f.value !== ""))
+      v.add("fields", "ERR_FIELDS_WITH_VALUES_MISSING_LABELS", "contains values with missing labels");
+  }
+  if (input.privacy !== undefined && !PRIVACIES.has(input.privacy))
+    v.add("default_privacy", "ERR_INCLUSION", "is not included in the list");
+  const language = input.language === undefined ? undefined : input.language === null || input.language.trim() === "" ? null : input.language.trim();
+  if (language && !isLanguageCode(language)) v.add("default_language", "ERR_INCLUSION", "is not included in the list");
+  const images: Partial<Record<ProfileImageKind, Uint8Array>> = {};
+  for (const kind of ["avatar", "header"] as const) {
+    const file = input[kind];
+    if (file) images[kind] = await readProfileImage(app, kind, file, v);
+  }
+  v.throwIfAny();
+
+  const stored: Partial<Record<ProfileImageKind, StoredProfileImage>> = {};
+  try {
+    for (const kind of ["avatar", "header"] as const) {
+      const data = images[kind];
+      if (data) stored[kind] = await storeProfileImage(app, account.id, kind, data);
+    }
+  } catch (err) {
+    await removeMediaFiles(app, Object.values(stored).flatMap((s) => s.written));
+    throw err;
+  }
+
+  const now = app.now();
+  const patch: Partial<Account> = { updatedAt: now };
+  if (displayName !== undefined) patch.displayName = displayName;
+  if (note !== undefined) {
+    patch.noteSource = note;
+    patch.note = renderNote(app, note);
+  }
+  if (fields) patch.fields = fields.map((f) => renderField(app, f, account.fields));
+  if (input.locked !== undefined) patch.locked = input.locked;
+  if (input.bot !== undefined) patch.actorType = input.bot ? "Service" : "Person";
+  if (input.discoverable !== undefined) patch.discoverable = input.discoverable;
+  if (input.hideCollections !== undefined) patch.hideCollections = input.hideCollections;
+  if (input.indexable !== undefined) patch.indexable = input.indexable;
+  const old: string[] = [];
+  for (const kind of ["avatar", "header"] as const) {
+    const s = stored[kind];
+    if (!s) continue;
+    old.push(...profileImageFiles(account, kind));
+    if (kind === "avatar") Object.assign(patch, { avatarFile: s.file, avatarContentType: s.contentType, avatarRemoteUrl: null });
+    else Object.assign(patch, { headerFile: s.file, headerContentType: s.contentType, headerRemoteUrl: null });
+  }
+  const userPatch: Partial<User> = {};
+  if (input.privacy !== undefined) userPatch.defaultPrivacy = input.privacy as Privacy;
+  if (input.sensitive !== undefined) userPatch.defaultSensitive = input.sensitive;
+  if (language !== undefined) userPatch.defaultLanguage = language;
+
+  try {
+    tx(app.db, () => {
+      updateAccount(app.db, account.id, patch);
+      if (fields) updateFieldSources(app.db, account.id, fields);
+      if (Object.keys(userPatch).length) updateUser(app.db, user.id, { ...userPatch, updatedAt: now });
+      // Unlocking accepts the pending follow requests, as Mastodon's UpdateAccountService does.
+      if (account.locked && input.locked === false) authorizeAllFollowRequests(app, account.id);
+    });
+  } catch (err) {
+    await removeMediaFiles(app, Object.values(stored).flatMap((s) => s.written));
+    throw err;
+  }
+  await removeMediaFiles(app, old);
+  return reloadViewer(app, account.id, user.id);
+}
+
+/** DELETE /api/v1/profile/avatar|header: back to the default image; idempotent. */
+export async function removeProfileImage(app: App, account: Account, user: User, kind: ProfileImageKind): Promise<{ account: Account; user: User }> {
+  const files = profileImageFiles(account, kind);
+  const patch: Partial<Account> =
+    kind === "avatar"
+      ? { avatarFile: null, avatarContentType: null, avatarRemoteUrl: null }
+      : { headerFile: null, headerContentType: null, headerRemoteUrl: null };
+  updateAccount(app.db, account.id, { ...patch, updatedAt: app.now() });
+  await removeMediaFiles(app, files);
+  return reloadViewer(app, account.id, user.id);
+}
+

@@ -1,0 +1,64 @@
+import type { App } from "../app.ts";
+import type { Id } from "../lib/ids.ts";
+import type { Account } from "../storage/accounts.ts";
+import { blockingViewerAmong, deleteBlock, deleteNotificationsBetween, findBlock, insertBlock, listBlocksPage } from "../storage/blocks.ts";
+import { findFollowRequest } from "../storage/follow-requests.ts";
+import { findFollow } from "../storage/follows.ts";
+import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
+import { isBlocking } from "../storage/relationship-checks.ts";
+import { clearFeeds, endFollow, endFollowRequest } from "./follows.ts";
+import { inTx } from "./relationships.ts";
+
+// Mastodon's BlockService + AfterBlockService, UnblockService.
+
+/** Stored URI of a Block activity. */
+export const blockUri = (app: App, id: Id) => `${app.baseUrl}/blocks/${id}`;
+
+/**
+ * POST /api/v1/accounts/:id/block. Ends follows and pending requests in both directions,
+ * drops the target's notifications to the blocker and each side's posts from the other's
+ * feeds. Idempotent; blocking oneself does nothing (as Mastodon).
+ */
+export function blockAccount(app: App, source: Account, target: Account): void {
+  if (source.id === target.id) return;
+  inTx(app, () => {
+    for (const [a, b] of [
+      [source.id, target.id],
+      [target.id, source.id],
+    ]) {
+      const follow = findFollow(app.db, a, b);
+      if (follow) endFollow(app, follow);
+      const request = findFollowRequest(app.db, a, b);
+      if (request) endFollowRequest(app, request);
+    }
+    if (!findBlock(app.db, source.id, target.id)) {
+      const id = app.ids.next();
+      insertBlock(app.db, { id, accountId: source.id, targetAccountId: target.id, uri: blockUri(app, id), createdAt: app.now() });
+    }
+    deleteNotificationsBetween(app.db, source.id, target.id);
+  });
+  clearFeeds(app, source, target.id);
+  clearFeeds(app, target, source.id);
+}
+
+/** POST /api/v1/accounts/:id/unblock. Idempotent. */
+export function unblockAccount(app: App, source: Account, target: Account): void {
+  deleteBlock(app.db, source.id, target.id);
+}
+
+export function listBlocks(app: App, owner: Account, page: KeysetPage): PageRow[] {
+  return listBlocksPage(app.db, owner.id, page);
+}
+
+/**
+ * True when `account` blocks the viewer: the viewer then gets the reduced view of that
+ * profile (Mastodon hides it as if unavailable) and never sees it in account lists.
+ */
+export function blockedViewOf(app: App, viewerId: Id | null, accountId: Id): boolean {
+  return viewerId !== null && viewerId !== accountId && isBlocking(app.db, accountId, viewerId);
+}
+
+/** Batch form of blockedViewOf for a page of accounts (search, directory, multi-get). */
+export function accountsBlockingViewer(app: App, viewerId: Id | null, accountIds: Iterable<Id>): Set<Id> {
+  return viewerId === null ? new Set() : blockingViewerAmong(app.db, viewerId, accountIds);
+}

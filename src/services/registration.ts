@@ -1,0 +1,100 @@
+import type { App } from "../app.ts";
+import { ApiError } from "../errors.ts";
+import type { Id } from "../lib/ids.ts";
+import { Validation } from "../lib/validation.ts";
+import { findApplicationById } from "../storage/applications.ts";
+import { issueToken } from "./tokens.ts";
+import { createUser, validateNewUser } from "./users.ts";
+
+// POST /api/v1/accounts: sign-up through an app (client credentials token).
+
+export interface RegistrationInput {
+  username?: string;
+  email?: string;
+  password?: string;
+  agreement?: boolean;
+  locale?: string;
+  reason?: string;
+}
+
+/** Doorkeeper's token response (entities-other.md § Token). */
+export interface ApiToken {
+  access_token: string;
+  token_type: "Bearer";
+  scope: string;
+  created_at: number;
+}
+
+const LIMIT = 5;
+const WINDOW_MS = 30 * 60_000;
+const REASON_MAX = 420;
+const LOCALE_RE = /^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?$/;
+
+interface Window {
+  start: number;
+  counts: Map<string, number>;
+}
+
+/**
+ * Mastodon's rack-attack rule: 5 sign-up requests per IP per 30 minutes, every attempt
+ * counted, in fixed windows aligned on the epoch. In memory (lost on restart, which is fine).
+ */
+export function checkRegistrationRate(app: App, ip: string | null): void {
+  const now = app.now();
+  const start = now - (now % WINDOW_MS);
+  let w = app.cache.get("ratelimit:sign-up") as Window | undefined;
+  if (!w || w.start !== start) app.cache.set("ratelimit:sign-up", (w = { start, counts: new Map() }));
+  const key = ip ?? "unknown";
+  const n = (w.counts.get(key) ?? 0) + 1;
+  w.counts.set(key, n);
+  if (n <= LIMIT) return;
+  const reset = new Date(start + WINDOW_MS).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+  throw new ApiError(429, "Too many requests", undefined, undefined, {
+    "x-ratelimit-limit": String(LIMIT),
+    "x-ratelimit-remaining": "0",
+    "x-ratelimit-reset": reset,
+  });
+}
+
+/** Forgets the sign-up counters (tests; an operator unblocking a shared IP). */
+export function resetRegistrationRate(app: App): void {
+  app.cache.delete("ratelimit:sign-up");
+}
+
+/**
+ * Creates the user and returns a token for the registering app, with the app's registered
+ * scopes. Open mode: the user is approved at once; approval mode: created unapproved
+ * (user endpoints answer 403 until a moderator approves); closed: 403.
+ */
+export async function registerAccount(
+  app: App,
+  opts: { applicationId: Id; tokenScopes: string[]; ip: string | null },
+  input: RegistrationInput,
+): Promise<ApiToken> {
+  const mode = app.config.registrations;
+  if (mode === "closed") throw new ApiError(403, "Forbidden");
+  const v = new Validation();
+  const user = { username: input.username ?? "", email: input.email ?? "", password: input.password, checkReserved: true };
+  validateNewUser(app, user, v);
+  if (!input.password) v.add("password", "ERR_BLANK", "can't be blank");
+  if (input.agreement !== true) v.add("agreement", "ERR_ACCEPTED", "must be accepted");
+  const reason = input.reason?.trim() || null;
+  if (reason && Array.from(reason).length > REASON_MAX)
+    v.add("reason", "ERR_TOO_LONG", `is too long (maximum is ${REASON_MAX} characters)`);
+  v.throwIfAny();
+  // An unknown locale is dropped silently, as Mastodon does.
+  const locale = input.locale && LOCALE_RE.test(input.locale) ? input.locale : null;
+  const created = await createUser(app, {
+    ...user,
+    // roost has no mail delivery yet, so the e-mail address is taken as confirmed.
+    confirmed: true,
+    approved: mode === "open",
+    locale,
+    reason,
+    signUpIp: opts.ip,
+    createdByAppId: opts.applicationId,
+  });
+  const scopes = findApplicationById(app.db, opts.applicationId)?.scopes ?? opts.tokenScopes;
+  const token = issueToken(app, { userId: created.user.id, applicationId: opts.applicationId, scopes });
+  return { access_token: token.token, token_type: "Bearer", scope: scopes.join(" "), created_at: Math.floor(token.createdAt / 1000) };
+}

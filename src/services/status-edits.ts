@@ -1,0 +1,100 @@
+import type { App } from "../app.ts";
+import { tx } from "../db/db.ts";
+import { notFound, unprocessable } from "../errors.ts";
+import { canonicalizeMentions, formatStatusText, type MentionResolver, normalizeLanguage } from "../lib/status-text.ts";
+import { uniqueHashtags } from "../lib/tags.ts";
+import type { Account } from "../storage/accounts.ts";
+import { insertMention, silenceMentionsExcept } from "../storage/mentions.ts";
+import { hasStatusEdits, insertStatusEdit, listStatusEdits, type StatusEdit } from "../storage/status-edits.ts";
+import { findStatusById, type Status, updateStatusContent } from "../storage/statuses.ts";
+import { setStatusTags, upsertTag } from "../storage/tags.ts";
+import type { User } from "../storage/users.ts";
+import { notify, notifyStatusUpdate } from "./notifications.ts";
+import { deliverableMentions, knownAccountResolver, validateMediaIds, validateStatusText } from "./statuses.ts";
+
+export interface EditInput {
+  /** `status`: omitted means empty text. */
+  text?: string;
+  /** Omitted keeps the current content warning. */
+  spoilerText?: string;
+  /** Omitted means false (true anyway with a content warning). */
+  sensitive?: boolean;
+  /** Omitted or invalid keeps the current language. */
+  language?: string;
+  mediaIds?: string[];
+  poll?: boolean;
+}
+
+function snapshot(nextId: () => string, s: Status, at: number): StatusEdit {
+  return {
+    id: nextId(),
+    statusId: s.id,
+    accountId: s.accountId,
+    text: s.text,
+    content: s.content,
+    spoilerText: s.spoilerText,
+    sensitive: s.sensitive,
+    language: s.language,
+    mediaIds: [],
+    createdAt: at,
+  };
+}
+
+/**
+ * PUT /api/v1/statuses/:id (Mastodon's UpdateStatusService): the request is the whole new
+ * state. The first edit also stores the original as a revision; an edit that changes nothing
+ * creates no revision and returns the status unchanged. Visibility and reply target stay.
+ */
+export function editStatus(
+  app: App,
+  author: { account: Account; user: User | null },
+  status: Status,
+  input: EditInput,
+  opts: { resolve?: MentionResolver } = {},
+): Status {
+  if (status.reblogOfId) throw notFound(); // a boost has no content of its own to edit
+  validateMediaIds(input.mediaIds);
+  if (input.poll) throw unprocessable("Polls are not supported on this server yet");
+
+  let text = (input.text ?? "").trim();
+  let spoilerText = input.spoilerText !== undefined ? input.spoilerText.trim() : status.spoilerText;
+  if (text === "" && input.spoilerText !== undefined && spoilerText !== "") {
+    text = spoilerText;
+    spoilerText = "";
+  }
+  const sensitive = (input.sensitive ?? false) || spoilerText !== "";
+  const language = normalizeLanguage(input.language) ?? status.language ?? normalizeLanguage(author.user?.defaultLanguage);
+  validateStatusText(app, text, spoilerText, false);
+
+  const mentioned = canonicalizeMentions(text, app.config.domain, opts.resolve ?? knownAccountResolver(app));
+  text = mentioned.text;
+  const changed =
+    text !== status.text || spoilerText !== status.spoilerText || sensitive !== status.sensitive || language !== status.language;
+  if (!changed) return status;
+  const mentions = deliverableMentions(app, status.accountId, mentioned.accounts);
+  const content = formatStatusText(text, { baseUrl: app.baseUrl, localDomain: app.config.domain, mentions });
+
+  const db = app.db;
+  return tx(db, () => {
+    const now = app.now();
+    if (!hasStatusEdits(db, status.id)) insertStatusEdit(db, snapshot(() => app.ids.next(), status, status.createdAt));
+    updateStatusContent(db, status.id, { text, content, spoilerText, sensitive, language, editedAt: now });
+    for (const m of mentions) insertMention(db, { id: app.ids.next(), statusId: status.id, accountId: m.id, createdAt: now });
+    silenceMentionsExcept(db, status.id, mentions.map((m) => m.id));
+    const tagIds = uniqueHashtags(text).map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: now }));
+    setStatusTags(db, status.id, tagIds);
+    const updated = findStatusById(db, status.id)!;
+    insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now));
+    // Accounts newly mentioned by the edit hear about it (notify() makes one per mention only).
+    for (const m of mentions) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });
+    notifyStatusUpdate(app, updated);
+    return updated;
+  });
+}
+
+/** The revisions of a status, oldest first; never empty (a never-edited status yields its current state). */
+export function listRevisions(app: App, status: Status): StatusEdit[] {
+  const edits = listStatusEdits(app.db, status.id);
+  if (edits.length > 0) return edits;
+  return [snapshot(() => status.id, status, status.editedAt ?? status.createdAt)];
+}

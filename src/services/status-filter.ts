@@ -1,0 +1,41 @@
+import type { App } from "../app.ts";
+import type { Id } from "../lib/ids.ts";
+import { findAccountsByIds } from "../storage/accounts.ts";
+import { statusesMentioning } from "../storage/mentions.ts";
+import { followedAmong, hiddenAuthorsAmong } from "../storage/relationship-checks.ts";
+import { findStatusesByIds, type Status } from "../storage/statuses.ts";
+
+/**
+ * Mastodon's StatusFilter over a list (context, multi-get), batched: a fixed number of
+ * queries whatever the length. A status stays when the viewer may see it (canViewStatus's
+ * rule) and the viewer neither blocks, mutes nor domain-blocks its author; a silenced
+ * author's posts only reach followers. The viewer's own statuses always stay. Order is kept.
+ */
+export function filterVisibleStatuses(app: App, viewerId: Id | null, statuses: Status[]): Status[] {
+  if (statuses.length === 0) return [];
+  const authorIds = new Set(statuses.map((s) => s.accountId));
+  const authors = findAccountsByIds(app.db, [...authorIds]);
+  const others = [...authorIds].filter((id) => id !== viewerId);
+  const hidden = viewerId ? hiddenAuthorsAmong(app.db, viewerId, others, app.now()) : new Set<Id>();
+  const followed = viewerId ? followedAmong(app.db, viewerId, others) : new Set<Id>();
+  const limited = statuses.filter((s) => s.visibility === "private" || s.visibility === "direct").map((s) => s.id);
+  const mentioned = viewerId && limited.length ? statusesMentioning(app.db, viewerId, limited) : new Set<Id>();
+
+  const visible = statuses.filter((s) => {
+    const author = authors.get(s.accountId);
+    if (!author || author.suspendedAt !== null || s.deletedAt !== null) return false;
+    if (viewerId === s.accountId) return true;
+    if (hidden.has(s.accountId)) return false;
+    if (author.silencedAt !== null && !followed.has(s.accountId)) return false;
+    if (s.visibility === "public" || s.visibility === "unlisted") return true;
+    if (!viewerId) return false;
+    if (mentioned.has(s.id)) return true;
+    return s.visibility === "private" && followed.has(s.accountId);
+  });
+  // A boost shows its original: keep it only when the original passes the same filter.
+  const originalIds = visible.filter((s) => s.reblogOfId).map((s) => s.reblogOfId!);
+  if (originalIds.length === 0) return visible;
+  const originals = findStatusesByIds(app.db, originalIds);
+  const shown = new Set(filterVisibleStatuses(app, viewerId, [...originals.values()]).map((s) => s.id));
+  return visible.filter((s) => !s.reblogOfId || shown.has(s.reblogOfId));
+}

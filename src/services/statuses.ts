@@ -1,0 +1,277 @@
+import type { App } from "../app.ts";
+import { tx } from "../db/db.ts";
+import { ApiError, notFound, unprocessable } from "../errors.ts";
+import { parseId, type Id } from "../lib/ids.ts";
+import {
+  canonicalizeMentions,
+  formatStatusText,
+  type MentionResolver,
+  normalizeLanguage,
+  statusLength,
+} from "../lib/status-text.ts";
+import { uniqueHashtags } from "../lib/tags.ts";
+import { localStatusUri, localStatusUrl } from "../lib/urls.ts";
+import { type Account, findAccountByHandle } from "../storage/accounts.ts";
+import { insertConversation } from "../storage/conversations.ts";
+import { findIdempotentStatusId, saveIdempotencyKey } from "../storage/idempotency.ts";
+import { insertMention } from "../storage/mentions.ts";
+import { isBlocking, isDomainBlocking } from "../storage/relationship-checks.ts";
+import {
+  adjustAuthorStatusesCount,
+  adjustStatusCounter,
+  decrementBoostersStatusesCount,
+  deleteStatusRow,
+  findStatusById,
+  findStatusesByIds,
+  insertStatus,
+  type Status,
+  type Visibility,
+} from "../storage/statuses.ts";
+import { setStatusTags, upsertTag } from "../storage/tags.ts";
+import { findUserByAccountId, type User } from "../storage/users.ts";
+import { filterVisibleStatuses } from "./status-filter.ts";
+import { canViewStatus } from "./visibility.ts";
+
+export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
+export const MAX_MULTI_GET = 20;
+const VISIBILITIES: readonly Visibility[] = ["public", "unlisted", "private", "direct"];
+
+/** A status the viewer may see: 404 "Record not found" when unknown, "Not Found" when hidden. */
+export function requireVisibleStatus(app: App, viewerId: Id | null, rawId: unknown): Status {
+  const id = parseId(rawId);
+  const status = id ? findStatusById(app.db, id) : undefined;
+  if (!status) throw notFound();
+  if (!canViewStatus(app, viewerId, status)) throw notFound("Not Found");
+  // A boost shows its original: that one must be visible to the viewer too.
+  const original = status.reblogOfId ? findStatusById(app.db, status.reblogOfId) : undefined;
+  if (original && !canViewStatus(app, viewerId, original)) throw notFound("Not Found");
+  return status;
+}
+
+/** One of the caller's own statuses (edit, delete): anything else is "Record not found". */
+export function requireOwnStatus(app: App, accountId: Id, rawId: unknown): Status {
+  const id = parseId(rawId);
+  const status = id ? findStatusById(app.db, id) : undefined;
+  if (!status || status.accountId !== accountId) throw notFound();
+  return status;
+}
+
+/** GET /api/v1/statuses?id[]=: the visible ones among at most 20 distinct ids, in request order. */
+export function getVisibleStatuses(app: App, viewerId: Id | null, rawIds: string[]): Status[] {
+  const ids = [...new Set(rawIds)];
+  if (ids.length > MAX_MULTI_GET) throw unprocessable(`Too many statuses requested (maximum is ${MAX_MULTI_GET})`);
+  const wanted = ids.map((x) => parseId(x)).filter((x): x is Id => x !== undefined);
+  const found = findStatusesByIds(app.db, wanted);
+  const ordered = wanted.map((id) => found.get(id)).filter((s): s is Status => s !== undefined);
+  return filterVisibleStatuses(app, viewerId, ordered);
+}
+
+/**
+ * Resolves mentions against accounts the server knows: a local account whose user is
+ * confirmed and approved, or a known remote one; suspended accounts are never mentioned.
+ * Federation will pass its own resolver (WebFinger first) to createStatus.
+ */
+export function knownAccountResolver(app: App): MentionResolver {
+  return (h) => {
+    const a = findAccountByHandle(app.db, h.username, h.domain);
+    if (!a || a.suspendedAt !== null) return undefined;
+    if (a.domain === null) {
+      const u = findUserByAccountId(app.db, a.id);
+      if (!u || u.confirmedAt === null || !u.approved) return undefined;
+    }
+    return a;
+  };
+}
+
+/** Mentions the author may make: accounts it blocks, or on domains it blocks, are dropped. */
+export function deliverableMentions(app: App, authorId: Id, accounts: Account[]): Account[] {
+  return accounts.filter((a) => !isBlocking(app.db, authorId, a.id) && !isDomainBlocking(app.db, authorId, a.domain));
+}
+
+/** Validation of a local post's text (create and edit): Mastodon's wording. */
+export function validateStatusText(app: App, text: string, spoilerText: string, hasMedia: boolean): void {
+  if (text.trim() === "" && !hasMedia) throw unprocessable("Validation failed: Text can't be blank");
+  const max = app.config.maxStatusChars;
+  if (statusLength(text, spoilerText) > max) throw unprocessable(`Validation failed: Text character limit of ${max} exceeded`);
+}
+
+/** Media cannot be attached yet (uploads come later): every id is unknown, as Mastodon says so. */
+export function validateMediaIds(mediaIds: string[] | undefined): void {
+  if (!mediaIds || mediaIds.length === 0) return;
+  if (mediaIds.length > 4) throw unprocessable("Cannot attach more than 4 files");
+  throw unprocessable(`Media ${mediaIds.join(", ")} not found or already attached to another post`);
+}
+
+export interface StatusInput {
+  /** `status` */
+  text?: string;
+  spoilerText?: string;
+  sensitive?: boolean;
+  visibility?: string;
+  language?: string;
+  inReplyToId?: string;
+  mediaIds?: string[];
+  /** `poll[...]` or `scheduled_at` was sent: not supported yet. */
+  poll?: boolean;
+  scheduledAt?: string;
+}
+
+export interface CreateStatusOptions {
+  applicationId: Id | null;
+  idempotencyKey?: string;
+  resolve?: MentionResolver;
+}
+
+/** POST /api/v1/statuses for a local author (Mastodon's PostStatusService). */
+export function createStatus(app: App, author: { account: Account; user: User | null }, input: StatusInput, opts: CreateStatusOptions): Status {
+  const { account, user } = author;
+  let inReplyTo: Status | null = null;
+  if (input.inReplyToId !== undefined && input.inReplyToId !== "") {
+    const id = parseId(input.inReplyToId);
+    let parent = id ? findStatusById(app.db, id) : undefined;
+    if (parent?.reblogOfId) parent = findStatusById(app.db, parent.reblogOfId);
+    if (!parent || !canViewStatus(app, account.id, parent)) throw new ApiError(404, REPLY_NOT_FOUND);
+    inReplyTo = parent;
+  }
+  const key = opts.idempotencyKey?.trim() || undefined;
+  if (key) {
+    const prior = findIdempotentStatusId(app.db, account.id, key, app.now());
+    const original = prior ? findStatusById(app.db, prior) : undefined;
+    if (original) return original;
+  }
+  validateMediaIds(input.mediaIds);
+  if (input.poll) throw unprocessable("Polls are not supported on this server yet");
+  if (input.scheduledAt) throw unprocessable("Scheduled posts are not supported on this server yet");
+
+  let text = (input.text ?? "").trim();
+  let spoilerText = (input.spoilerText ?? "").trim();
+  const sensitive = (input.sensitive ?? user?.defaultSensitive ?? false) || spoilerText !== "";
+  // A post with only a content warning: the warning becomes the text (Mastodon 4.x).
+  if (text === "" && spoilerText !== "") {
+    text = spoilerText;
+    spoilerText = "";
+  }
+  let visibility = (input.visibility || user?.defaultPrivacy || "public") as Visibility;
+  if (!VISIBILITIES.includes(visibility)) throw unprocessable("Validation failed: Visibility is not included in the list");
+  if (visibility === "public" && account.silencedAt !== null) visibility = "unlisted";
+  validateStatusText(app, text, spoilerText, false);
+
+  const mentioned = canonicalizeMentions(text, app.config.domain, opts.resolve ?? knownAccountResolver(app));
+  text = mentioned.text;
+  const mentions = deliverableMentions(app, account.id, mentioned.accounts);
+  const content = formatStatusText(text, { baseUrl: app.baseUrl, localDomain: app.config.domain, mentions });
+  return persistStatus(app, {
+    author: account,
+    text,
+    content,
+    spoilerText,
+    sensitive,
+    visibility,
+    language: normalizeLanguage(input.language) ?? normalizeLanguage(user?.defaultLanguage),
+    inReplyTo,
+    applicationId: opts.applicationId,
+    mentions,
+    tags: uniqueHashtags(text),
+    idempotencyKey: key,
+  });
+}
+
+export interface StatusDraft {
+  author: Account;
+  text: string;
+  content: string;
+  spoilerText: string;
+  sensitive: boolean;
+  visibility: Visibility;
+  language: string | null;
+  inReplyTo: Status | null;
+  applicationId: Id | null;
+  mentions: Account[];
+  tags: { name: string; display: string }[];
+  /** Remote statuses bring their id, uri, url and date; local ones get them here. */
+  id?: Id;
+  uri?: string;
+  url?: string | null;
+  createdAt?: number;
+  idempotencyKey?: string;
+}
+
+/**
+ * Saves a new status with everything that comes with it in one transaction: mentions, tags,
+ * thread, counters and the fan-out job. Shared by local posting and (later) federation.
+ */
+export function persistStatus(app: App, d: StatusDraft): Status {
+  const db = app.db;
+  return tx(db, () => {
+    const now = app.now();
+    if (d.idempotencyKey) {
+      // Concurrent duplicates are serialised by the immediate transaction.
+      const prior = findIdempotentStatusId(db, d.author.id, d.idempotencyKey, now);
+      const original = prior ? findStatusById(db, prior) : undefined;
+      if (original) return original;
+    }
+    const id = d.id ?? app.ids.next();
+    const createdAt = d.createdAt ?? now;
+    const local = d.author.domain === null;
+    const parent = d.inReplyTo;
+    let conversationId: Id | null;
+    if (parent) conversationId = parent.conversationId; // may be null for remote threads without context
+    else {
+      conversationId = app.ids.next();
+      insertConversation(db, { id: conversationId, uri: null, createdAt });
+    }
+    // Mastodon carries the original addressee along a self-thread.
+    const inReplyToAccountId = parent
+      ? parent.accountId === d.author.id && parent.inReplyToAccountId
+        ? parent.inReplyToAccountId
+        : parent.accountId
+      : null;
+    insertStatus(db, {
+      id,
+      accountId: d.author.id,
+      local,
+      uri: d.uri ?? localStatusUri(app.baseUrl, d.author.username, id),
+      url: d.url !== undefined ? d.url : local ? localStatusUrl(app.baseUrl, d.author.username, id) : null,
+      text: d.text,
+      content: d.content,
+      spoilerText: d.spoilerText,
+      sensitive: d.sensitive,
+      visibility: d.visibility,
+      language: d.language,
+      inReplyToId: parent?.id ?? null,
+      inReplyToAccountId,
+      inReplyToUri: parent?.uri ?? null,
+      reblogOfId: null,
+      conversationId,
+      applicationId: d.applicationId,
+      createdAt,
+    });
+    for (const m of d.mentions) insertMention(db, { id: app.ids.next(), statusId: id, accountId: m.id, createdAt });
+    const tagIds = d.tags.map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: createdAt }));
+    if (tagIds.length) setStatusTags(db, id, tagIds);
+    // Mastodon's counter caches: direct posts are not counted; only public replies count on the parent.
+    if (d.visibility !== "direct") adjustAuthorStatusesCount(db, d.author.id, 1, createdAt);
+    if (parent && (d.visibility === "public" || d.visibility === "unlisted")) adjustStatusCounter(db, parent.id, "replies_count", 1);
+    app.jobs.enqueue("status.fanout", { statusId: id });
+    if (d.idempotencyKey) saveIdempotencyKey(db, d.author.id, d.idempotencyKey, id, now);
+    return findStatusById(db, id)!;
+  });
+}
+
+/** Hard delete with Mastodon's counter bookkeeping; boosts of it go too (FK cascade). */
+export function deleteStatus(app: App, status: Status): void {
+  const db = app.db;
+  tx(db, () => {
+    const counted = status.visibility !== "direct";
+    if (status.reblogOfId) {
+      adjustStatusCounter(db, status.reblogOfId, "reblogs_count", -1);
+    } else {
+      decrementBoostersStatusesCount(db, status.id);
+      if (status.inReplyToId && (status.visibility === "public" || status.visibility === "unlisted")) {
+        adjustStatusCounter(db, status.inReplyToId, "replies_count", -1);
+      }
+    }
+    if (counted) adjustAuthorStatusesCount(db, status.accountId, -1);
+    deleteStatusRow(db, status.id);
+  });
+}

@@ -1,0 +1,103 @@
+import type { App } from "../app.ts";
+import { compareIds, type Id } from "../lib/ids.ts";
+import { normalizeTag } from "../lib/tags.ts";
+import { requireVisibleAccount } from "./account-lookup.ts";
+import { requireOwnList } from "./lists.ts";
+import { isBlocking, isFollowing } from "../storage/relationship-checks.ts";
+import type { Status } from "../storage/statuses.ts";
+import {
+  accountStatusesPage,
+  type AccountStatusesFilter,
+  findTagIdsByNames,
+  homeTimelinePage,
+  listTimelinePage,
+  type Page,
+  type PublicFilter,
+  publicTimelinePage,
+  tagTimelinePage,
+  viewerHides,
+} from "../storage/timelines.ts";
+
+export type { Page, PublicFilter, AccountStatusesFilter };
+
+/** Mastodon's TagFeed::LIMIT_PER_MODE: extra tag names considered per any/all/none. */
+const TAGS_PER_MODE = 4;
+
+export function homeTimeline(app: App, viewerId: Id, page: Page): Status[] {
+  return homeTimelinePage(app.db, viewerId, page, app.now());
+}
+
+/** 404 when the list is not the viewer's. */
+export function listTimeline(app: App, viewerId: Id, rawListId: unknown, page: Page): Status[] {
+  const list = requireOwnList(app, viewerId, rawListId);
+  return listTimelinePage(app.db, list.id, viewerId, page, app.now());
+}
+
+export function publicTimeline(app: App, viewerId: Id | null, f: PublicFilter, page: Page): Status[] {
+  return publicTimelinePage(app.db, viewerId, f, page, app.now());
+}
+
+export interface TagQuery extends PublicFilter {
+  tag: string;
+  any?: string[];
+  all?: string[];
+  none?: string[];
+}
+
+/**
+ * Posts tagged with `tag` or one of `any`, that also carry every `all` tag and none of the
+ * `none` tags. An unknown main tag gives an empty timeline; so does an unknown `all` tag
+ * (no post can carry it). Each candidate tag is one indexed page; they are merged here.
+ */
+export function tagTimeline(app: App, viewerId: Id | null, q: TagQuery, page: Page): Status[] {
+  const norm = (names: string[] | undefined) =>
+    [...new Set((names ?? []).slice(0, TAGS_PER_MODE).map(normalizeTag).filter(Boolean))];
+  const main = normalizeTag(q.tag);
+  const any = norm(q.any);
+  const all = norm(q.all);
+  const none = norm(q.none);
+  const ids = findTagIdsByNames(app.db, [main, ...any, ...all, ...none]);
+  const mainId = ids.get(main);
+  if (!mainId || all.some((n) => !ids.has(n))) return [];
+  const candidates = [...new Set([mainId, ...any.map((n) => ids.get(n)).filter((x): x is Id => !!x)])];
+  const filter = {
+    local: q.local,
+    remote: q.remote,
+    onlyMedia: q.onlyMedia,
+    allTagIds: all.map((n) => ids.get(n)!),
+    noneTagIds: none.map((n) => ids.get(n)).filter((x): x is Id => !!x),
+  };
+  const hides = viewerHides(app.db, viewerId, app.now());
+  const pages = candidates.map((t) => tagTimelinePage(app.db, t, hides, filter, page));
+  if (pages.length === 1) return pages[0];
+  const byId = new Map<Id, Status>();
+  for (const p of pages) for (const s of p) byId.set(s.id, s);
+  const ascending = page.minId !== undefined;
+  const sorted = [...byId.values()].sort((a, b) => (ascending ? compareIds(a.id, b.id) : compareIds(b.id, a.id)));
+  const taken = sorted.slice(0, page.limit);
+  return ascending ? taken.reverse() : taken;
+}
+
+/**
+ * GET /api/v1/accounts/:id/statuses. 404 for unknown or hidden accounts; an empty page for
+ * suspended accounts and accounts that block the viewer.
+ */
+export function accountStatuses(app: App, viewerId: Id | null, rawAccountId: unknown, f: AccountStatusesFilter & { tagged?: string }, page: Page): Status[] {
+  const account = requireVisibleAccount(app, rawAccountId);
+  if (account.suspendedAt !== null) return [];
+  if (viewerId && viewerId !== account.id && isBlocking(app.db, account.id, viewerId)) return [];
+  let taggedId: Id | undefined;
+  if (f.tagged !== undefined) {
+    const name = normalizeTag(f.tagged);
+    taggedId = name ? findTagIdsByNames(app.db, [name]).get(name) : undefined;
+    if (!taggedId) return [];
+  }
+  const relation = !viewerId
+    ? "anonymous"
+    : viewerId === account.id
+      ? "owner"
+      : isFollowing(app.db, viewerId, account.id)
+        ? "follower"
+        : "other";
+  return accountStatusesPage(app.db, account.id, viewerId, relation, { ...f, taggedId }, page, app.now());
+}

@@ -1,0 +1,105 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import sharp from "sharp";
+import { startTestServer } from "../helpers/server.ts";
+import { createCustomEmoji } from "../../src/services/custom-emojis.ts";
+import { findEmojisByShortcodes } from "../../src/storage/custom-emojis.ts";
+import { toApiCustomEmoji } from "../../src/serializers/custom-emoji.ts";
+
+const PUBLIC_5_MIN = "public, max-age=300, stale-while-revalidate=30, stale-if-error=86400";
+
+const image = (format: "png" | "gif" | "webp" | "jpeg") =>
+  sharp({ create: { width: 16, height: 16, channels: 4, background: { r: 200, g: 60, b: 20, alpha: 1 } } })
+    .toFormat(format)
+    .toBuffer();
+
+test("custom emojis: listed local emojis with static PNGs; unlisted ones only in posts", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const blob = await createCustomEmoji(s.app, { shortcode: "blobcat", data: await image("png"), contentType: "image/png", category: "Blobs" });
+  const party = await createCustomEmoji(s.app, { shortcode: "party_parrot", data: await image("gif"), contentType: "image/gif" });
+  await createCustomEmoji(s.app, { shortcode: "secret", data: await image("webp"), contentType: "image/webp", visibleInPicker: false });
+
+  const res = await s.req(alice, "GET", "/api/v1/custom_emojis");
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("cache-control"), PUBLIC_5_MIN);
+  const base = s.app.baseUrl;
+  assert.deepEqual(res.body, [
+    {
+      shortcode: "blobcat",
+      url: `${base}/system/emojis/${blob.id}.png`,
+      static_url: `${base}/system/emojis/${blob.id}_static.png`,
+      visible_in_picker: true,
+      category: "Blobs",
+    },
+    // No category: the key is left out, as Mastodon does.
+    {
+      shortcode: "party_parrot",
+      url: `${base}/system/emojis/${party.id}.gif`,
+      static_url: `${base}/system/emojis/${party.id}_static.png`,
+      visible_in_picker: true,
+    },
+  ]);
+  // The files are under media/emojis/; the static version is a PNG.
+  assert.ok(existsSync(join(s.app.mediaDir, `emojis/${party.id}.gif`)));
+  const staticPng = readFileSync(join(s.app.mediaDir, `emojis/${party.id}_static.png`));
+  assert.equal(staticPng.subarray(1, 4).toString("latin1"), "PNG");
+
+  // Unlisted emojis still render in posts: the lookup finds them and says visible_in_picker false.
+  const found = findEmojisByShortcodes(s.app.db, ["secret", "blobcat", "nope"], null);
+  assert.deepEqual(found.map((e) => e.shortcode), ["blobcat", "secret"]);
+  const secret = toApiCustomEmoji(s.app, found[1]);
+  assert.equal(secret.visible_in_picker, false);
+  assert.equal(secret.url, `${base}/system/emojis/${found[1].id}.webp`);
+  assert.equal("category" in toApiCustomEmoji(s.app, found[0]), false);
+  assert.deepEqual(findEmojisByShortcodes(s.app.db, ["blobcat"], "remote.example"), []);
+});
+
+test("custom emojis: shortcode, type, size and uniqueness rules", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const png = await image("png");
+  const make = (over: Partial<Parameters<typeof createCustomEmoji>[1]>) =>
+    createCustomEmoji(s.app, { shortcode: "ok_emoji", data: png, contentType: "image/png", ...over });
+
+  await assert.rejects(make({ shortcode: "a" }), (e: any) => e.status === 422 && /Shortcode is too short/.test(e.error));
+  await assert.rejects(make({ shortcode: "bad-code" }), /Validation failed: Shortcode is invalid/);
+  await assert.rejects(make({ shortcode: "has space" }), /Shortcode is invalid/);
+  await assert.rejects(make({ data: await image("jpeg"), contentType: "image/jpeg" }), /Image content type is invalid/);
+  // The declared type must match the bytes.
+  await assert.rejects(make({ contentType: "image/gif" }), /Image content type is invalid/);
+  await assert.rejects(make({ data: Buffer.from("GIF89a not really an image") , contentType: "image/gif" }), /Image could not be processed/);
+
+  // At most 50 KB: noise does not compress, so this PNG is well over the limit.
+  const big = await sharp(randomBytes(200 * 200 * 3), { raw: { width: 200, height: 200, channels: 3 } }).png().toBuffer();
+  assert.ok(big.length > 50 * 1024);
+  await assert.rejects(make({ data: big }), (e: any) => e.status === 422 && e.error === "Validation failed: Image file size must be at most 50 KB");
+  // Exactly 50 KB is accepted (padding after IEND is ignored by decoders).
+  const padded = Buffer.concat([png, Buffer.alloc(50 * 1024 - png.length)]);
+  assert.equal(padded.length, 51200);
+  await make({ shortcode: "exactly_50kb", data: padded });
+
+  await make({});
+  await assert.rejects(make({}), /Shortcode has already been taken/);
+  // Case matters, as in Mastodon.
+  await make({ shortcode: "OK_emoji" });
+  const list = await s.api(null, "GET", "/api/v1/custom_emojis");
+  assert.deepEqual(list.map((e: { shortcode: string }) => e.shortcode), ["OK_emoji", "exactly_50kb", "ok_emoji"]);
+});
+
+test("custom emojis: not cached publicly when the instance disallows anonymous API access", async (t) => {
+  const s = await startTestServer({ config: { publicApi: false } });
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  await createCustomEmoji(s.app, { shortcode: "blobcat", data: await image("png"), contentType: "image/png" });
+  const anon = await s.req(null, "GET", "/api/v1/custom_emojis");
+  assert.equal(anon.status, 200);
+  assert.equal(anon.headers.get("cache-control"), "private, no-store");
+  assert.equal(anon.body.length, 1);
+  const authed = await s.req(alice, "GET", "/api/v1/custom_emojis");
+  assert.equal(authed.headers.get("cache-control"), "private, no-store");
+});

@@ -1,0 +1,59 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort, roost, serve, tempDir } from "./cli-helpers.ts";
+
+test("zero-config serve initialises an empty dir, serves CLI-made users and tokens, stops on SIGTERM", async (t) => {
+  const dataDir = join(tempDir(t), "data");
+  const port = await freePort();
+  const server = await serve(["--data-dir", dataDir, "--port", String(port)]);
+  t.after(() => server.stop());
+  assert.equal(server.url, `http://127.0.0.1:${port}`);
+  const config = JSON.parse(readFileSync(join(dataDir, "config.json"), "utf8"));
+  assert.equal(config.domain, `localhost:${port}`);
+  assert.equal(config.protocol, "http");
+
+  const health = await fetch(`${server.url}/health`);
+  assert.equal(await health.text(), "OK");
+
+  // The CLI works next to the running server (same SQLite database, WAL).
+  const user = await roost(["user", "create", "bob", "--data-dir", dataDir, "--email", "bob@example.test", "--password", "correct horse battery"]);
+  assert.equal(user.code, 0, user.stderr);
+  const tok = await roost(["token", "create", "bob", "--data-dir", dataDir, "--scopes", "read"]);
+  assert.equal(tok.code, 0, tok.stderr);
+  const res = await fetch(`${server.url}/api/v1/apps/verify_credentials`, { headers: { authorization: `Bearer ${tok.stdout.trim()}` } });
+  assert.equal(res.status, 200);
+  assert.equal((await res.json()).name, "Roost CLI");
+
+  assert.equal(await server.stop(), 0);
+  assert.equal(server.stderr().match(/^listening on /gm)?.length, 1, "one listening line");
+});
+
+test("bad settings stop a command with a one-line message before anything is written", async (t) => {
+  const dir = tempDir(t);
+  const empty = join(dir, "empty");
+
+  const port = await roost(["serve", "--data-dir", empty], { env: { ROOST_PORT: "abc" } });
+  assert.equal(port.code, 1);
+  assert.equal(port.stderr, 'error: invalid port (ROOST_PORT): "abc" is not an integer\n');
+  assert.equal(existsSync(join(empty, "config.json")), false, "nothing initialised");
+
+  const reg = await roost(["serve", "--data-dir", empty], { env: { ROOST_REGISTRATIONS: "maybe" } });
+  assert.equal(reg.code, 1);
+  assert.equal(reg.stderr, 'error: invalid registrations (ROOST_REGISTRATIONS): "maybe" is not one of open, approval, closed\n');
+
+  const broken = join(dir, "broken");
+  mkdirSync(broken);
+  writeFileSync(join(broken, "config.json"), JSON.stringify({ domain: "a.example", titel: "typo" }));
+  const file = await roost(["token", "create", "alice", "--data-dir", broken]);
+  assert.equal(file.code, 1);
+  assert.equal(file.stderr, `error: unknown setting "titel" in ${join(broken, "config.json")}\n`);
+});
+
+test("--help lists every command", async () => {
+  const r = await roost(["--help"]);
+  assert.equal(r.code, 0);
+  for (const cmd of ["init", "serve", "user", "token", "backup", "migrate"]) assert.match(r.stdout, new RegExp(`^  ${cmd}\\b`, "m"));
+  assert.match(r.stdout, /--data-dir <dir>/);
+});
