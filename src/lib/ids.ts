@@ -16,6 +16,11 @@ export interface IdGenerator {
   floor(ms: number): Id;
 }
 
+// Each new millisecond starts its sequence at a random point in the lower half, so two
+// processes on one database (the server and a CLI command) rarely pick the same id, while
+// at least 32,768 ids remain for the millisecond before it borrows the next one.
+const randomStart = () => BigInt(Math.floor(Math.random() * 32_768));
+
 export function createIdGenerator(now: () => number = Date.now): IdGenerator {
   let lastMs = 0;
   let seq = 0n;
@@ -28,10 +33,10 @@ export function createIdGenerator(now: () => number = Date.now): IdGenerator {
         if (seq > SEQ_MAX) {
           // Sequence exhausted in this millisecond: borrow the next one.
           ms = lastMs + 1;
-          seq = 0n;
+          seq = randomStart();
         }
       } else {
-        seq = 0n;
+        seq = randomStart();
       }
       lastMs = ms;
       return ((BigInt(ms) << SEQ_BITS) | seq).toString();

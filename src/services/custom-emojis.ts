@@ -1,6 +1,5 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import sharp from "sharp";
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { unprocessable } from "../errors.ts";
@@ -57,9 +56,10 @@ export async function createCustomEmoji(app: App, input: CreateCustomEmojiInput)
   v.throwIfAny();
 
   // Decoding also proves the file is a real image, not just the right magic bytes.
-  const staticPng = await sharp(input.data, { animated: false, limitInputPixels: 4096 * 4096 })
-    .png()
-    .toBuffer()
+  // sharp runs in the worker pool only: the main process never loads libvips (idle RSS).
+  const staticPng = await app.pool
+    .run<Uint8Array>("emojiStaticPng", { data: new Uint8Array(input.data) })
+    .then((b) => Buffer.from(b))
     .catch(() => undefined);
   if (!staticPng) {
     throw unprocessable("Validation failed: Image could not be processed", {

@@ -67,3 +67,10 @@ export async function processProfileImage(input: ProfileImageInput): Promise<Pro
   if (meta.format === "webp") return { main: await output(still().webp({ quality: 90 }), "webp", "image/webp") };
   return { main: await output(still().png(), "png", "image/png") };
 }
+
+/** First frame of a custom emoji as PNG (the `static_url` image); throws when undecodable. */
+export async function emojiStaticPng(input: { data: Uint8Array }): Promise<Uint8Array> {
+  const make = await sharp();
+  const png = await make(input.data, { animated: false, limitInputPixels: 4096 * 4096 }).png().toBuffer();
+  return new Uint8Array(png);
+}

@@ -1,6 +1,6 @@
 import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
-import { processProfileImage } from "./image-tasks.ts";
+import { emojiStaticPng, processProfileImage } from "./image-tasks.ts";
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -17,4 +17,5 @@ async function generateAccountKeyPair(): Promise<{ publicKeyPem: string; private
 export const tasks: Record<string, (payload: any) => unknown> = {
   generateKeyPair: generateAccountKeyPair,
   processProfileImage,
+  emojiStaticPng,
 };

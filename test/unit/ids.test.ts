@@ -7,12 +7,13 @@ test("ids carry the millisecond in the upper 48 bits and a sequence in the lower
   const ids = createIdGenerator(() => now);
   const a = ids.next();
   const b = ids.next();
-  assert.equal(BigInt(a), BigInt(now) << 16n);
-  assert.equal(BigInt(b), (BigInt(now) << 16n) | 1n);
+  assert.equal(BigInt(a) >> 16n, BigInt(now));
+  assert.ok((BigInt(a) & 0xffffn) < 32_768n, "the sequence starts in the lower half");
+  assert.equal(BigInt(b), BigInt(a) + 1n);
   assert.equal(idTime(a), now);
   now += 1;
   const c = ids.next();
-  assert.equal(BigInt(c), BigInt(now) << 16n);
+  assert.equal(BigInt(c) >> 16n, BigInt(now));
   assert.ok(compareIds(a, b) < 0 && compareIds(b, c) < 0);
 });
 
@@ -24,7 +25,8 @@ test("ids stay increasing when the clock goes backwards or the sequence overflow
   now -= 5000;
   seen.push(ids.next());
   for (let i = 1; i < seen.length; i++) assert.ok(compareIds(seen[i - 1], seen[i]) < 0, `id ${i} not increasing`);
-  assert.equal(idTime(seen[65_536]), 2_000_000_000_001);
+  assert.equal(idTime(seen[0]), 2_000_000_000_000);
+  assert.ok(idTime(seen[69_999]) > 2_000_000_000_000, "an exhausted millisecond borrows the next");
 });
 
 test("ids above 2^53 survive as strings and are validated", () => {
@@ -36,4 +38,11 @@ test("ids above 2^53 survive as strings and are validated", () => {
   assert.equal(parseId("-1"), undefined);
   assert.equal(parseId("0123"), undefined);
   assert.equal(parseId(42), "42");
+});
+
+test("two generators in the same millisecond rarely collide", () => {
+  const now = () => 1_800_000_000_000;
+  let same = 0;
+  for (let i = 0; i < 50; i++) if (createIdGenerator(now).next() === createIdGenerator(now).next()) same++;
+  assert.ok(same <= 2, `${same} collisions in 50 tries`);
 });
