@@ -32,9 +32,8 @@ export function properStatus(app: App, s: Status): Status {
 }
 
 /**
- * A status the viewer wants to act on (favourite, boost). canViewStatus also hides posts of
- * authors the viewer blocks; Mastodon shows those and refuses the action, so that case is a
- * 403 "This action is not allowed" rather than a 404.
+ * A status the viewer wants to act on (favourite, boost). A viewer who blocks the author can
+ * still see the post; Mastodon refuses the action itself with 403 "This action is not allowed".
  */
 function requireActionable(app: App, viewerId: Id, rawId: unknown): Status {
   const id = parseId(rawId);

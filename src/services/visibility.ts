@@ -2,7 +2,7 @@ import type { App } from "../app.ts";
 import { stmt } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { findAccountById } from "../storage/accounts.ts";
-import { isBlockedEitherWay, isDomainBlocking, isFollowing } from "../storage/relationship-checks.ts";
+import { isBlocking, isDomainBlocking, isFollowing } from "../storage/relationship-checks.ts";
 import type { Status } from "../storage/statuses.ts";
 
 /**
@@ -16,8 +16,10 @@ export function canViewStatus(app: App, viewerAccountId: Id | null, status: Stat
   const author = findAccountById(app.db, status.accountId);
   if (!author || author.suspendedAt !== null) return false;
   if (viewerAccountId === status.accountId) return true;
+  // Only the author's blocks hide a post: a viewer who blocks the author can still open it
+  // (Mastodon's StatusPolicy); timelines and threads filter the viewer's own blocks and mutes.
   if (viewerAccountId) {
-    if (isBlockedEitherWay(app.db, viewerAccountId, status.accountId)) return false;
+    if (isBlocking(app.db, status.accountId, viewerAccountId)) return false;
     const viewer = findAccountById(app.db, viewerAccountId);
     if (viewer?.domain && isDomainBlocking(app.db, status.accountId, viewer.domain)) return false;
   }

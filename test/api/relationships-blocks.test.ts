@@ -216,3 +216,24 @@ test("a remote follow starts as a request but is answered optimistically", async
   assert.equal(stored.requested, true);
   assert.equal(stored.showing_reblogs, false);
 });
+
+test("a profile seen by someone it blocks is reduced", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const bob = await s.user("bob");
+  await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { note: "my bio", display_name: "Alice" });
+  await s.api(alice, "POST", "/api/v1/statuses", { status: "hello" });
+  await s.api(alice, "POST", `/api/v1/accounts/${bob.id}/block`);
+  const seenByBob = await s.api(bob, "GET", `/api/v1/accounts/${alice.id}`);
+  assert.equal(seenByBob.display_name, "Alice");
+  assert.equal(seenByBob.note, "");
+  assert.equal(seenByBob.statuses_count, 0);
+  assert.deepEqual(seenByBob.fields, []);
+  const viaLookup = await s.api(bob, "GET", "/api/v1/accounts/lookup?acct=alice");
+  assert.equal(viaLookup.note, "");
+  // Everyone else, anonymous callers included, sees the full profile.
+  const anon = await s.api(null, "GET", `/api/v1/accounts/${alice.id}`);
+  assert.equal(anon.note, "<p>my bio</p>");
+  assert.equal(anon.statuses_count, 1);
+});

@@ -6,6 +6,10 @@ import type { Router } from "../../../../http/router.ts";
 import { forbidden, unprocessable } from "../../../../errors.ts";
 import { parseId } from "../../../../lib/ids.ts";
 import { toApiAccount, toApiAccounts, toApiCredentialAccount } from "../../../../serializers/account.ts";
+import { toBlockedView } from "../../../../serializers/account-blocked-view.ts";
+import type { Account } from "../../../../storage/accounts.ts";
+import type { Id } from "../../../../lib/ids.ts";
+import { blockedViewOf } from "../../../../services/blocks.ts";
 import { findVisibleAccounts, lookupAccount, requireVisibleAccount } from "../../../../services/account-lookup.ts";
 import { type ProfileInput, updateProfile } from "../../../../services/accounts.ts";
 import { checkRegistrationRate, registerAccount } from "../../../../services/registration.ts";
@@ -44,6 +48,12 @@ function readProfileInput(p: Params): ProfileInput {
 }
 
 export function registerAccountsRoutes(app: App, r: Router): void {
+  /** A profile as `viewerId` may see it: reduced when the account blocks the viewer. */
+  const accountFor = (viewerId: Id | null, account: Account) => {
+    const json = toApiAccount(app, account);
+    return blockedViewOf(app, viewerId, account.id) ? toBlockedView(json) : json;
+  };
+
   // Registration through an app: the token must be an app token (client credentials).
   r.post("/api/v1/accounts", async (event) => {
     // Counted before anything else, as rack-attack does for every POST to this path.
@@ -87,7 +97,7 @@ export function registerAccountsRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     const account = lookupAccount(app, p.requireStr("acct"));
     cachePublicIfAnonymous(event, viewer !== null || bearerToken(event) !== undefined);
-    return toApiAccount(app, account);
+    return accountFor(viewer?.account.id ?? null, account);
   });
 
   // 4.3 multi-get: `id[]`; unknown and hidden ids are skipped.
@@ -104,6 +114,6 @@ export function registerAccountsRoutes(app: App, r: Router): void {
     const viewer = optionalUser(app, event, "read:accounts");
     const account = requireVisibleAccount(app, getRouterParam(event, "id"));
     cachePublicIfAnonymous(event, viewer !== null || bearerToken(event) !== undefined);
-    return toApiAccount(app, account);
+    return accountFor(viewer?.account.id ?? null, account);
   });
 }
