@@ -44,6 +44,12 @@ if (!scenario) throw new Error(`unknown scenario ${name}`);
 const dataDir = resolve(values["data-dir"] ?? join(tmpdir(), `roost-profile-${name}`));
 const seedFile = join(dataDir, "profile-seed.json");
 
+/** User + system CPU time of a process so far (Linux /proc; clock ticks assumed 100 Hz). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function ensureSeeded(): Promise<{ port: number; seed: unknown }> {
   if (existsSync(seedFile)) return JSON.parse(readFileSync(seedFile, "utf8"));
   mkdirSync(dataDir, { recursive: true });
@@ -84,8 +90,14 @@ try {
   for (const t of [base, ...chosen]) await runLoad(server.url, t, connections, 1); // warm-up
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const t of values["no-baseline"] ? chosen : [base, ...chosen]) {
+      const cpu0 = cpuMs(server.pid);
       const r = await runLoad(server.url, t, connections, seconds);
-      console.log(`${t.name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  ${r.bytesPerReq} B  non2xx ${r.non2xx}`);
+      // Server CPU per request: unlike req/s, it hardly depends on what else the machine runs.
+      const cpuUs = ((cpuMs(server.pid) - cpu0) * 1000) / (r.reqPerSec * seconds || 1);
+      console.log(
+        `${t.name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  ` +
+          `server CPU ${cpuUs.toFixed(0)} µs/req  ${r.bytesPerReq} B  non2xx ${r.non2xx}`,
+      );
     }
   }
 } finally {

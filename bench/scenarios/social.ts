@@ -1,6 +1,7 @@
 // Issue 3's budgets: home timeline vs a static baseline of the same size, public timeline,
 // notifications and POST /api/v1/statuses (fan-out running in the server's job runner).
 import { statSync, existsSync } from "node:fs";
+import Database from "better-sqlite3";
 import type { App } from "../../src/app.ts";
 import { tx } from "../../src/db/db.ts";
 import { createHttpApp } from "../../src/http/server.ts";
@@ -169,6 +170,22 @@ async function homePageBytes(app: App, token: string): Promise<number> {
   return res.ok ? body.byteLength : 0;
 }
 
+/**
+ * Fan-outs still waiting when the server stopped, right after the POST load (the server's
+ * SIGTERM lets running jobs finish but starts none). POST throughput only counts if the
+ * job runner kept up with it, rather than leaving a backlog behind.
+ */
+function pendingFanouts(dataDir: string): number | null {
+  const file = databasePath(dataDir);
+  if (!existsSync(file)) return null;
+  const db = new Database(file, { readonly: true });
+  try {
+    return Number((db.prepare("SELECT count(*) AS n FROM jobs WHERE name = 'status.fanout'").get() as { n: number }).n);
+  } finally {
+    db.close();
+  }
+}
+
 function ratioCheck(name: string, t: { reqPerSec: number | null; status: number } | undefined, base: number | null | undefined, min: number): Check {
   if (!t?.reqPerSec || !base) return { name, ok: null, detail: `not measured (status ${t?.status ?? "?"})` };
   const r = t.reqPerSec / base;
@@ -177,10 +194,12 @@ function ratioCheck(name: string, t: { reqPerSec: number | null; status: number 
 
 export function socialScenario(): Scenario<Seed> {
   let seeded: Seed | undefined;
+  let dataDir: string | undefined;
   return {
     name: "social",
     description: `${USERS} users, ${STATUSES} statuses, ${FOLLOWEES} followees each: timelines, notifications, posting`,
     async seed(app) {
+      dataDir = app.config.dataDir;
       const { token, userIds, usernames } = await seedInstance(app);
       const before = dbBytes(app);
       const followersOf = seedSocialGraph(app, userIds);
@@ -226,6 +245,16 @@ export function socialScenario(): Scenario<Seed> {
         post?.reqPerSec == null
           ? { name: "POST status >= 300/s", ok: null, detail: `not measured (status ${post?.status ?? "?"})` }
           : { name: "POST status >= 300/s", ok: post.reqPerSec >= 300, detail: `${Math.round(post.reqPerSec)}/s` },
+      );
+      const pending = post?.reqPerSec && dataDir ? pendingFanouts(dataDir) : null;
+      out.push(
+        pending === null || !post?.reqPerSec
+          ? { name: "POST status: fan-out kept up (< 1 s of posts pending at the end)", ok: null, detail: "not measured" }
+          : {
+              name: "POST status: fan-out kept up (< 1 s of posts pending at the end)",
+              ok: pending < post.reqPerSec,
+              detail: `${pending} status.fanout jobs pending`,
+            },
       );
       if (seeded) {
         const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;

@@ -3,9 +3,10 @@ import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { scopesSatisfy } from "../lib/scopes.ts";
-import { findTokenByHash, touchToken, type Token } from "../storage/tokens.ts";
-import { findUserById, recordActivityDay, type User } from "../storage/users.ts";
-import { findAccountById, type Account } from "../storage/accounts.ts";
+import { touchToken, type Token } from "../storage/tokens.ts";
+import { findTokenOwnerCached } from "./token-cache.ts";
+import { recordActivityDay, type User } from "../storage/users.ts";
+import type { Account } from "../storage/accounts.ts";
 import type { Params } from "./params.ts";
 
 export interface Viewer {
@@ -55,26 +56,21 @@ function resolve(app: App, event: H3Event): Resolved {
   const ctx = event.context as { auth?: Resolved };
   if (ctx.auth) return ctx.auth;
   const raw = bearerToken(event);
-  let res: Resolved;
-  if (!raw) res = { kind: "none" };
-  else {
-    const token = findTokenByHash(app.db, sha256Hex(raw));
-    const now = app.now();
-    if (!token) res = { kind: "unknown" };
-    else if (token.revokedAt !== null) res = { kind: "dead", message: "The access token was revoked" };
-    else if (token.expiresAt !== null && token.expiresAt <= now) res = { kind: "dead", message: "The access token expired" };
-    else {
-      const user = token.userId ? findUserById(app.db, token.userId) ?? null : null;
-      const account = user ? findAccountById(app.db, user.accountId) ?? null : null;
-      if (token.userId && (!user || !account)) res = { kind: "unknown" };
-      else {
-        res = { kind: "ok", viewer: { token, user, account } };
-        noteUse(app, event, token, user, now);
-      }
-    }
-  }
+  const now = app.now();
+  const res: Resolved = raw ? lookup(app, sha256Hex(raw), now) : { kind: "none" };
+  if (res.kind === "ok") noteUse(app, event, res.viewer.token, res.viewer.user, now);
   ctx.auth = res;
   return res;
+}
+
+function lookup(app: App, tokenHash: string, now: number): Resolved {
+  const found = findTokenOwnerCached(app, tokenHash);
+  if (!found) return { kind: "unknown" };
+  const { token, user, account } = found;
+  if (token.revokedAt !== null) return { kind: "dead", message: "The access token was revoked" };
+  if (token.expiresAt !== null && token.expiresAt <= now) return { kind: "dead", message: "The access token expired" };
+  if (token.userId && (!user || !account)) return { kind: "unknown" };
+  return { kind: "ok", viewer: { token, user, account } };
 }
 
 /** Token last-use and the user's activity day, written at most once a day each. */

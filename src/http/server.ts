@@ -2,7 +2,10 @@ import { H3, HTTPError, type H3Event } from "h3";
 import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { installRowCache } from "../db/row-cache.ts";
+import { EMBEDDED_ACCOUNTS_CACHE } from "../serializers/account.ts";
 import { corsHeaders, preflightHeaders } from "./headers.ts";
+import { TOKEN_OWNERS_CACHE } from "./token-cache.ts";
 import { Router } from "./router.ts";
 import { registerRoutes } from "./routes.ts";
 
@@ -103,6 +106,9 @@ export function createHttpApp(app: App): HttpApp {
       h.set("x-content-type-options", "nosniff");
     }
   });
+
+  // Request-path caches (exact: see db/row-cache.ts), installed before any request runs.
+  for (const spec of [TOKEN_OWNERS_CACHE, EMBEDDED_ACCOUNTS_CACHE]) installRowCache(app, spec);
 
   const router = new Router(h3);
   registerRoutes(app, router);

@@ -17,10 +17,26 @@ export interface JobInfo {
 
 export type JobHandler = (app: App, payload: any, job: JobInfo) => Promise<void> | void;
 
+export interface RegisterOptions {
+  queue?: string;
+  /**
+   * The handler is synchronous and its effects are database writes only (a fan-out): the
+   * runner runs a batch of due jobs of this kind in ONE transaction, each in a savepoint, and
+   * deletes each job in the same transaction as its effects. Under load many jobs then cost
+   * one commit (one fsync). A job that throws is rolled back alone and its retry (or dead
+   * letter) is recorded in that transaction; the others of the batch are kept. The handler
+   * may enqueue follow-up jobs: they commit with it.
+   * Crash safety: a job is deleted only in the commit of its effects, so a crash loses
+   * nothing and repeats nothing. The attempt count is written with the batch too, so a job
+   * that kills the process (rather than throwing) is not counted towards max attempts.
+   */
+  transactional?: boolean;
+}
+
 export interface Jobs {
   /** Inserts a job row. Synchronous, so it can run inside a tx() with the write it belongs to. */
   enqueue(name: string, payload?: unknown, opts?: EnqueueOptions): Id;
-  register(name: string, handler: JobHandler, opts?: { queue?: string }): void;
+  register(name: string, handler: JobHandler, opts?: RegisterOptions): void;
   /** A periodic task: runs every `everyMs`; its schedule is persisted in periodic_tasks. */
   every(name: string, everyMs: number, handler: (app: App) => Promise<void> | void): void;
   start(): void;

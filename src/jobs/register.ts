@@ -8,6 +8,7 @@ const HOUR = 3600_000;
 /** Every job handler and periodic task of the server. */
 export function registerJobHandlers(app: App): void {
   app.jobs.every("oauth.cleanup", 6 * HOUR, cleanupOauth);
-  app.jobs.register("status.fanout", handleStatusFanout);
+  // Database writes only: batches of fan-outs share one commit (see RegisterOptions.transactional).
+  app.jobs.register("status.fanout", handleStatusFanout, { queue: "feeds", transactional: true });
   app.jobs.every("feeds.trim", HOUR, handleFeedTrim);
 }

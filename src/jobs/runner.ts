@@ -1,14 +1,41 @@
 import type { App } from "../app.ts";
-import { type Row, stmt, str, num, tx } from "../db/db.ts";
+import { tx } from "../db/db.ts";
 import { PermanentJobError } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
-import type { EnqueueOptions, JobHandler, Jobs } from "./jobs.ts";
+import {
+  buryJob,
+  claimDueJobs,
+  deleteJobs,
+  dueJobsNamed,
+  dueQueues,
+  hasJobNamed,
+  insertJob,
+  insertPeriodicTask,
+  markPeriodicRun,
+  periodicNextRunAt,
+  releaseAllLeases,
+  rescheduleJob,
+  type StoredJob,
+} from "./job-store.ts";
+import type { EnqueueOptions, JobHandler, Jobs, RegisterOptions } from "./jobs.ts";
 
-/** Concurrency per queue; unknown queues get 2. */
+/** Concurrency per queue for ordinary (async) jobs; unknown queues get 2. */
 const QUEUE_CONCURRENCY: Record<string, number> = { default: 4, federation: 16, push: 4, media: 2 };
 const LEASE_MS = 5 * 60_000; // a claimed job whose runner died is retried after this
 const POLL_MS = 1000;
 const MAX_BACKOFF_MS = 6 * 3600_000;
+
+export interface RunnerOptions {
+  /** Most jobs in one transactional batch. */
+  batchSize?: number;
+  /** A batch takes no further job after this long, so requests are served in between. */
+  batchBudgetMs?: number;
+  /**
+   * Least time between two batches of a queue that found work: the jobs enqueued meanwhile
+   * share the next commit. Batches never wait in drain(), nor after an idle spell.
+   */
+  batchIntervalMs?: number;
+}
 
 /** Exponential backoff with jitter: ~15 s, 30 s, 1 min, ... capped at 6 h. */
 export function backoffMs(attempts: number): number {
@@ -16,127 +43,263 @@ export function backoffMs(attempts: number): number {
   return Math.round(base * (0.75 + Math.random() * 0.5));
 }
 
-interface Claimed {
-  id: Id;
-  name: string;
+interface Registered {
+  handler: JobHandler;
   queue: string;
-  payload: string;
-  attempts: number;
-  maxAttempts: number;
+  transactional: boolean;
 }
 
-export function createJobs(app: App): Jobs {
-  const handlers = new Map<string, { handler: JobHandler; queue: string }>();
+interface QueueInfo {
+  /** JSON array of the queue's transactional job names ("[]" when none). */
+  transactionalJson: string;
+  hasTransactional: boolean;
+  hasAsync: boolean;
+}
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
+
+/**
+ * The durable job runner. Ordinary jobs are claimed (a lease and an attempt, several per
+ * statement), run concurrently, and their outcomes are written together on the next tick.
+ * Transactional jobs (RegisterOptions.transactional) run in batches, each batch one
+ * transaction that also deletes the jobs it ran: one commit for many jobs.
+ */
+export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
+  const batchSize = opts.batchSize ?? 200;
+  const batchBudgetMs = opts.batchBudgetMs ?? 50;
+  const batchIntervalMs = opts.batchIntervalMs ?? 20;
+
+  const handlers = new Map<string, Registered>();
   const periodic = new Map<string, number>();
+  const periodicNext = new Map<string, number>(); // known next_run_at: saves a lookup per pump
   const running = new Map<string, number>();
   const inflight = new Set<Promise<void>>();
+  const outcomes: { job: StoredJob; err: unknown }[] = [];
+  const lastBatchEnd = new Map<string, number>();
+  const isolate = new Set<string>(); // queues whose last batch failed as a whole: one job per batch
+  let queueInfo: Map<string, QueueInfo> | undefined;
   let started = false;
   let stopping = false;
-  let timer: NodeJS.Timeout | undefined;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let batchTimer: NodeJS.Timeout | undefined;
   let wakeScheduled = false;
+  let pollDue = false;
 
-  const claim = (queue: string): Claimed | undefined => {
-    const now = app.now();
-    const r = stmt(
-      app.db,
-      `UPDATE jobs SET locked_until = @lease, attempts = attempts + 1
-       WHERE id = (SELECT id FROM jobs WHERE queue = @queue AND run_at <= @now
-                   AND (locked_until IS NULL OR locked_until < @now) ORDER BY run_at, id LIMIT 1)
-       RETURNING id, name, queue, payload, attempts, max_attempts`,
-    ).get({ queue, now, lease: now + LEASE_MS }) as Row | undefined;
-    if (!r) return undefined;
-    return {
-      id: str(r.id),
-      name: r.name as string,
-      queue: r.queue as string,
-      payload: r.payload as string,
-      attempts: num(r.attempts),
-      maxAttempts: num(r.max_attempts),
-    };
+  const queues = (): Map<string, QueueInfo> => {
+    if (queueInfo) return queueInfo;
+    const names = new Map<string, { transactional: string[]; async: number }>();
+    for (const [name, h] of handlers) {
+      let q = names.get(h.queue);
+      if (!q) names.set(h.queue, (q = { transactional: [], async: 0 }));
+      if (h.transactional) q.transactional.push(name);
+      else q.async++;
+    }
+    queueInfo = new Map();
+    for (const [queue, q] of names) {
+      queueInfo.set(queue, {
+        transactionalJson: JSON.stringify(q.transactional),
+        hasTransactional: q.transactional.length > 0,
+        hasAsync: q.async > 0,
+      });
+    }
+    return queueInfo;
+  };
+  const excludedFrom = (queue: string) => queues().get(queue)?.transactionalJson ?? "[]";
+
+  /** Runs the job's handler; what it returns is the handler's (a promise for async handlers). */
+  const invoke = (job: StoredJob): Promise<void> | void => {
+    const h = handlers.get(job.name);
+    if (!h) throw new PermanentJobError(`no handler for job ${job.name}`);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(job.payload);
+    } catch {
+      throw new PermanentJobError("corrupt job payload");
+    }
+    return h.handler(app, payload, { id: job.id, name: job.name, attempts: job.attempts });
   };
 
-  const finish = (job: Claimed, err: unknown) => {
-    const id = BigInt(job.id);
-    if (err === undefined) {
-      stmt(app.db, "DELETE FROM jobs WHERE id = ?").run(id);
-      return;
-    }
-    const message = err instanceof Error ? err.message : String(err);
+  /** Records a failed run: retry after a backoff, or dead_jobs. Runs inside a transaction. */
+  const recordFailure = (job: StoredJob, err: unknown) => {
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
     const permanent = err instanceof PermanentJobError || job.attempts >= job.maxAttempts || !handlers.has(job.name);
     if (permanent) {
       app.log.warn("job failed permanently", { job: job.name, id: job.id, attempts: job.attempts, error: message });
-      tx(app.db, () => {
-        stmt(
-          app.db,
-          `INSERT INTO dead_jobs (id, queue, name, payload, attempts, last_error, failed_at)
-           SELECT id, queue, name, payload, attempts, @error, @now FROM jobs WHERE id = @id`,
-        ).run({ id, error: message.slice(0, 2000), now: app.now() });
-        stmt(app.db, "DELETE FROM jobs WHERE id = ?").run(id);
-      });
+      buryJob(app.db, { id: job.id, attempts: job.attempts, error: message, now: app.now() });
     } else {
       app.log.info("job failed, will retry", { job: job.name, id: job.id, attempts: job.attempts, error: message });
-      stmt(app.db, "UPDATE jobs SET run_at = @runAt, locked_until = NULL, last_error = @error WHERE id = @id").run({
-        id,
-        runAt: app.now() + backoffMs(job.attempts),
-        error: message.slice(0, 2000),
-      });
+      rescheduleJob(app.db, { id: job.id, attempts: job.attempts, runAt: app.now() + backoffMs(job.attempts), error: message });
     }
   };
 
-  const execute = async (job: Claimed): Promise<void> => {
-    const h = handlers.get(job.name);
+  /** Writes outcomes of finished ordinary jobs; inside the caller's transaction. */
+  const writeOutcomes = (batch: { job: StoredJob; err: unknown }[]) => {
+    deleteJobs(app.db, batch.filter((o) => o.err === undefined).map((o) => o.job.id));
+    for (const o of batch) if (o.err !== undefined) recordFailure(o.job, o.err);
+  };
+
+  /**
+   * Runs `fn` in a transaction that first writes the pending outcomes (all in one commit with
+   * whatever `fn` writes); they stay pending if the transaction fails.
+   */
+  const withOutcomes = <T>(fn: () => T): T => {
+    const batch = outcomes.splice(0);
+    try {
+      return tx(app.db, () => {
+        writeOutcomes(batch);
+        return fn();
+      });
+    } catch (e) {
+      outcomes.unshift(...batch);
+      throw e;
+    }
+  };
+
+  const flushOutcomes = () => {
+    if (outcomes.length > 0 && app.db.open) withOutcomes(() => {});
+  };
+
+  const execute = async (job: StoredJob): Promise<void> => {
     let err: unknown;
     try {
-      if (!h) throw new PermanentJobError(`no handler for job ${job.name}`);
-      let payload: unknown;
-      try {
-        payload = JSON.parse(job.payload);
-      } catch {
-        throw new PermanentJobError("corrupt job payload");
-      }
-      await h.handler(app, payload, { id: job.id, name: job.name, attempts: job.attempts });
+      await invoke(job);
     } catch (e) {
       err = e ?? new Error("job failed");
     }
-    if (app.db.open) finish(job, err);
+    outcomes.push({ job, err });
+  };
+
+  /**
+   * One batch of the queue's transactional jobs in one transaction. Each job runs in a
+   * savepoint: one that throws is rolled back alone and its failure recorded; the finished
+   * ones are deleted in the same transaction as their effects.
+   */
+  const runBatch = (queue: string, namesJson: string): { ran: number; more: boolean; failed?: boolean } => {
+    const db = app.db;
+    const began = performance.now();
+    const limit = isolate.has(queue) ? 1 : batchSize;
+    let current: StoredJob | undefined;
+    let ran = 0;
+    let more = false;
+    try {
+      tx(db, () => {
+        const jobs = dueJobsNamed(db, { queue, now: app.now(), limit, namesJson });
+        more = jobs.length === limit;
+        const done: Id[] = [];
+        for (const job of jobs) {
+          if (ran > 0 && performance.now() - began > batchBudgetMs) {
+            more = true;
+            break;
+          }
+          current = job;
+          ran++;
+          let err: unknown;
+          try {
+            db.transaction(() => {
+              const r = invoke(job);
+              if (isThenable(r)) {
+                Promise.resolve(r).catch(() => {});
+                throw new PermanentJobError(`job ${job.name} is registered as transactional but returned a promise`);
+              }
+            })(); // nested in tx(): a SAVEPOINT
+          } catch (e) {
+            // An error that ended the transaction itself takes the whole batch with it.
+            if (!db.inTransaction) throw e;
+            err = e ?? new Error("job failed");
+          }
+          if (err === undefined) done.push(job.id);
+          else recordFailure(job, err);
+        }
+        current = undefined;
+        deleteJobs(db, done);
+      });
+    } catch (e) {
+      // Nothing of the batch was kept. Retry its jobs one per batch, so that a job that breaks
+      // the transaction is found, and record that job's failure on its own.
+      app.log.error("transactional job batch failed", { queue, err: e });
+      if (limit === 1 && current && db.open) {
+        const job = current;
+        tx(db, () => recordFailure(job, e ?? new Error("job failed")));
+      }
+      isolate.add(queue);
+      return { ran: 0, more: true, failed: true };
+    }
+    if (ran > 0) isolate.delete(queue);
+    return { ran, more };
+  };
+
+  /**
+   * Runs due transactional batches; `force` ignores the interval between batches (drain).
+   * Returns the jobs run plus the batches that failed (both mean: look again).
+   */
+  const runTransactional = (force: boolean): number => {
+    let total = 0;
+    for (const [queue, info] of queues()) {
+      if (!info.hasTransactional) continue;
+      if (!force) {
+        const wait = (lastBatchEnd.get(queue) ?? -Infinity) + batchIntervalMs - performance.now();
+        if (wait > 0) {
+          wakeLater(wait);
+          continue;
+        }
+      }
+      const { ran, more, failed } = runBatch(queue, info.transactionalJson);
+      if (ran > 0) lastBatchEnd.set(queue, performance.now());
+      else lastBatchEnd.delete(queue);
+      if (more && !force) wakeLater(batchIntervalMs);
+      total += ran + (failed ? 1 : 0);
+    }
+    return total;
   };
 
   /** Turns due periodic tasks into jobs; the schedule row and the job commit together. */
   const schedulePeriodic = () => {
     const now = app.now();
     for (const [name, everyMs] of periodic) {
-      tx(app.db, () => {
-        const r = stmt(app.db, "SELECT next_run_at FROM periodic_tasks WHERE name = ?").get(name) as Row | undefined;
-        if (!r) {
-          // First start: run soon, then on the period.
-          stmt(app.db, "INSERT INTO periodic_tasks (name, next_run_at) VALUES (?, ?)").run(name, now);
-        } else if (num(r.next_run_at) > now) return;
-        stmt(app.db, "UPDATE periodic_tasks SET last_run_at = ?, next_run_at = ? WHERE name = ?").run(now, now + everyMs, name);
-        const exists = stmt(app.db, "SELECT 1 FROM jobs WHERE name = ? LIMIT 1").get(`periodic.${name}`);
-        if (!exists) enqueue(`periodic.${name}`, {}, { maxAttempts: 1 });
+      const known = periodicNext.get(name);
+      if (known !== undefined && known > now) continue;
+      const next = tx(app.db, (): number => {
+        const at = periodicNextRunAt(app.db, name);
+        // First start: run soon, then on the period.
+        if (at === undefined) insertPeriodicTask(app.db, name, now);
+        else if (at > now) return at;
+        markPeriodicRun(app.db, name, now, now + everyMs);
+        if (!hasJobNamed(app.db, `periodic.${name}`)) enqueue(`periodic.${name}`, {}, { maxAttempts: 1 });
+        return now + everyMs;
       });
+      periodicNext.set(name, next);
     }
   };
 
-  const queues = () => new Set([...handlers.values()].map((h) => h.queue));
+  const startJob = (job: StoredJob) => {
+    running.set(job.queue, (running.get(job.queue) ?? 0) + 1);
+    const p = execute(job).finally(() => {
+      running.set(job.queue, (running.get(job.queue) ?? 1) - 1);
+      inflight.delete(p);
+      wake();
+    });
+    inflight.add(p);
+  };
 
   const pump = () => {
     if (!started || stopping || !app.db.open) return;
-    schedulePeriodic();
-    for (const queue of queues()) {
-      const limit = QUEUE_CONCURRENCY[queue] ?? 2;
-      while ((running.get(queue) ?? 0) < limit) {
-        const job = claim(queue);
-        if (!job) break;
-        running.set(queue, (running.get(queue) ?? 0) + 1);
-        const p = execute(job).finally(() => {
-          running.set(queue, (running.get(queue) ?? 1) - 1);
-          inflight.delete(p);
-          wake();
-        });
-        inflight.add(p);
+    const poll = pollDue;
+    pollDue = false;
+    const now = app.now();
+    const claimed: StoredJob[] = [];
+    // Outcomes, the periodic schedule and the claims share one commit.
+    withOutcomes(() => {
+      schedulePeriodic();
+      for (const [queue, info] of queues()) {
+        // A queue of transactional jobs only is checked for strays (unknown names) on the poll.
+        if (!info.hasAsync && !poll) continue;
+        const free = (QUEUE_CONCURRENCY[queue] ?? 2) - (running.get(queue) ?? 0);
+        claimed.push(...claimDueJobs(app.db, { queue, now, lease: now + LEASE_MS, limit: free, excludeNamesJson: info.transactionalJson }));
       }
-    }
+    });
+    for (const job of claimed) startJob(job);
+    runTransactional(false);
   };
 
   const wake = () => {
@@ -152,62 +315,87 @@ export function createJobs(app: App): Jobs {
     });
   };
 
-  const enqueue = (name: string, payload: unknown = {}, opts: EnqueueOptions = {}): Id => {
+  const wakeLater = (ms: number) => {
+    if (batchTimer || !started || stopping) return;
+    batchTimer = setTimeout(() => {
+      batchTimer = undefined;
+      wake();
+    }, Math.ceil(ms));
+    batchTimer.unref();
+  };
+
+  const enqueue = (name: string, payload: unknown = {}, o: EnqueueOptions = {}): Id => {
     const id = app.ids.next();
-    const queue = opts.queue ?? handlers.get(name)?.queue ?? "default";
-    stmt(
-      app.db,
-      `INSERT INTO jobs (id, queue, name, payload, run_at, max_attempts, created_at)
-       VALUES (@id, @queue, @name, @payload, @runAt, @maxAttempts, @now)`,
-    ).run({
-      id: BigInt(id),
-      queue,
+    const now = app.now();
+    insertJob(app.db, {
+      id,
+      queue: o.queue ?? handlers.get(name)?.queue ?? "default",
       name,
       payload: JSON.stringify(payload ?? {}),
-      runAt: opts.runAt ?? app.now(),
-      maxAttempts: opts.maxAttempts ?? 10,
-      now: app.now(),
+      runAt: o.runAt ?? now,
+      maxAttempts: o.maxAttempts ?? 10,
+      now,
     });
     wake();
     return id;
   };
 
+  /** Claims one ordinary job of any queue, strays included (drain runs them one at a time). */
+  const claimOne = (): StoredJob | undefined => {
+    const now = app.now();
+    return tx(app.db, () => {
+      const known = [...queues().keys()];
+      for (const queue of [...known, ...dueQueues(app.db, now).filter((q) => !known.includes(q))]) {
+        const [job] = claimDueJobs(app.db, { queue, now, lease: now + LEASE_MS, limit: 1, excludeNamesJson: excludedFrom(queue) });
+        if (job) return job;
+      }
+      return undefined;
+    });
+  };
+
   return {
     enqueue,
-    register(name, handler, opts = {}) {
-      handlers.set(name, { handler, queue: opts.queue ?? "default" });
+    register(name, handler, o: RegisterOptions = {}) {
+      if (o.transactional && handler.constructor.name === "AsyncFunction") {
+        throw new Error(`job ${name}: a transactional handler must be synchronous`);
+      }
+      handlers.set(name, { handler, queue: o.queue ?? "default", transactional: !!o.transactional });
+      queueInfo = undefined;
     },
     every(name, everyMs, handler) {
       periodic.set(name, everyMs);
-      handlers.set(`periodic.${name}`, { handler: (a) => handler(a), queue: "default" });
+      periodicNext.delete(name);
+      handlers.set(`periodic.${name}`, { handler: (a) => handler(a), queue: "default", transactional: false });
+      queueInfo = undefined;
     },
     start() {
       if (started) return;
       started = true;
       stopping = false;
-      // Claims left by a runner that died are released at start.
-      stmt(app.db, "UPDATE jobs SET locked_until = NULL WHERE locked_until IS NOT NULL").run();
-      timer = setInterval(wake, POLL_MS);
-      timer.unref();
+      releaseAllLeases(app.db);
+      pollTimer = setInterval(() => {
+        pollDue = true;
+        wake();
+      }, POLL_MS);
+      pollTimer.unref();
+      pollDue = true;
       wake();
     },
     async stop() {
       stopping = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
+      if (pollTimer) clearInterval(pollTimer);
+      if (batchTimer) clearTimeout(batchTimer);
+      pollTimer = batchTimer = undefined;
       await Promise.allSettled([...inflight]);
+      flushOutcomes();
       started = false;
     },
     async drain() {
-      schedulePeriodic();
       for (let guard = 0; guard < 10_000; guard++) {
-        let job: Claimed | undefined;
-        for (const queue of queues()) if ((job = claim(queue))) break;
-        if (!job) {
-          // Also catch jobs enqueued under queues without a handler (they fail permanently).
-          const stray = stmt(app.db, "SELECT DISTINCT queue FROM jobs WHERE run_at <= ?").all(app.now()) as Row[];
-          for (const r of stray) if ((job = claim(r.queue as string))) break;
-        }
+        flushOutcomes();
+        schedulePeriodic();
+        if (runTransactional(true) > 0) continue;
+        const job = claimOne();
         if (!job) {
           if (inflight.size === 0) return;
           await Promise.race(inflight);

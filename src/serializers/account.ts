@@ -1,44 +1,47 @@
 // https://docs.joinmastodon.org/entities/Account/ and CredentialAccount (entities-core.md).
 import { domainToUnicode } from "node:url";
 import type { App } from "../app.ts";
+import { readTx } from "../db/db.ts";
+import { deepFreeze, findRowCache, type RowCacheSpec } from "../db/row-cache.ts";
 import type { Id } from "../lib/ids.ts";
 import { mediaUrl } from "../lib/urls.ts";
 import { defaultAvatarUrl, defaultHeaderUrl } from "../media/default-images.ts";
 import { stillName } from "../media/files.ts";
 import { type Account, findAccountsByIds } from "../storage/accounts.ts";
-import { countFollowRequestsTo, findFieldSources, findUsersByAccountIds } from "../storage/account-profile.ts";
+import { findCredentialExtras, findUserBadges, type UserBadge, userBadge } from "../storage/account-profile.ts";
 import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
 import type { User } from "../storage/users.ts";
 import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
 import { toApiAccountRoles, toApiRole } from "./role.ts";
+import { scanShortcodes } from "./shortcodes.ts";
 
 export type ApiAccount = Record<string, unknown> & { id: string; username: string; acct: string };
 
 /** Everything a page of accounts needs, loaded with a fixed number of queries. */
 interface Batch {
-  users: Map<Id, User>;
+  users: Map<Id, UserBadge>;
   moved: Map<Id, Account>;
   /** Key: `${domain ?? ""} ${shortcode}`. */
   emojis: Map<string, ApiCustomEmoji>;
 }
 
 const DAY = 86_400_000;
-// CustomEmoji::SCAN_RE: `:shortcode:` not glued to letters, digits or another colon.
-const SHORTCODE_RE = /(?<![\p{L}\p{N}:]):([a-zA-Z0-9_]{2,}):(?![\p{L}\p{N}:])/gu;
 
-function emojiText(a: Account): string {
-  return [a.displayName, a.note, ...a.fields.flatMap((f) => [f.name, f.value])].join(" ");
-}
-
+/** Shortcodes of the display name, note and profile fields. */
 function shortcodesOf(a: Account): string[] {
-  return [...emojiText(a).matchAll(SHORTCODE_RE)].map((m) => m[1]);
+  const out = scanShortcodes(a.note, scanShortcodes(a.displayName, []));
+  for (const f of a.fields) scanShortcodes(f.value, scanShortcodes(f.name, out));
+  return out;
 }
 
-function loadBatch(app: App, accounts: Account[]): Batch {
+/** `known`: users the caller already holds (the viewer's own), not queried again. */
+function loadBatch(app: App, accounts: Account[], known?: Map<Id, UserBadge>): Batch {
   const movedIds = accounts.filter((a) => a.movedToAccountId && a.suspendedAt === null).map((a) => a.movedToAccountId!);
   const moved = movedIds.length ? findAccountsByIds(app.db, movedIds) : new Map<Id, Account>();
-  const all = [...accounts, ...moved.values()];
-  const users = findUsersByAccountIds(app.db, all.filter((a) => a.domain === null).map((a) => a.id));
+  const all = movedIds.length ? [...accounts, ...moved.values()] : accounts;
+  const missing = all.filter((a) => a.domain === null && !known?.has(a.id)).map((a) => a.id);
+  const users = missing.length ? findUserBadges(app.db, missing) : new Map<Id, UserBadge>();
+  if (known) for (const [id, u] of known) users.set(id, u);
   // One emoji query per distinct domain on the page (usually one or two).
   const byDomain = new Map<string | null, Set<string>>();
   for (const a of all) {
@@ -104,7 +107,7 @@ function render(app: App, a: Account, batch: Batch, nested: boolean): ApiAccount
     last_status_at: a.lastStatusAt === null ? null : day(a.lastStatusAt),
     hide_collections: a.hideCollections,
   };
-  if (local) out.noindex = user?.settings.noindex === true;
+  if (local) out.noindex = user?.noindex === true;
   if (a.movedToAccountId && !nested) {
     const target = suspended ? undefined : batch.moved.get(a.movedToAccountId);
     // The nested account never carries its own `moved`.
@@ -138,8 +141,54 @@ export function toApiAccount(app: App, account: Account): ApiAccount {
 /** Several accounts with batched lookups (emojis, moved targets), in input order. */
 export function toApiAccounts(app: App, accounts: Account[]): ApiAccount[] {
   if (accounts.length === 0) return [];
-  const batch = loadBatch(app, accounts);
+  const batch = readTx(app.db, () => loadBatch(app, accounts));
   return accounts.map((a) => render(app, a, batch, false));
+}
+
+/** An account as pages of statuses and notifications embed it, with its domain (for emojis). */
+export interface EmbeddedAccount {
+  json: ApiAccount;
+  domain: string | null;
+}
+
+export const EMBEDDED_ACCOUNTS_CACHE: RowCacheSpec = {
+  name: "embedded-accounts",
+  max: 10_000,
+  watches: [
+    ["accounts", "id"],
+    ["users", "account_id"],
+    ["custom_emojis", null],
+  ],
+};
+
+/**
+ * Accounts by id, rendered from the database (missing ids are absent), for pages that embed
+ * many of them. Renderings are cached until the account, its user or any custom emoji
+ * changes (db/row-cache.ts); they are shared, hence frozen. Unlike `toApiAccounts`, this
+ * renders only rows it reads itself, so a caller's stale Account object never gets cached.
+ */
+export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedAccount> {
+  const cache = findRowCache<EmbeddedAccount>(app, EMBEDDED_ACCOUNTS_CACHE);
+  return readTx(app.db, () => {
+    cache?.sync();
+    const out = new Map<Id, EmbeddedAccount>();
+    const missing: Id[] = [];
+    for (const id of ids) {
+      const hit = cache?.get(id);
+      if (hit) out.set(id, hit);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return out;
+    const accounts = [...findAccountsByIds(app.db, missing).values()];
+    const batch = loadBatch(app, accounts);
+    for (const a of accounts) {
+      const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain });
+      out.set(a.id, e);
+      // A moved account embeds its target's rendering, which is not watched for it.
+      if (a.movedToAccountId === null) cache?.set(a.id, e);
+    }
+    return out;
+  });
 }
 
 // Mastodon caps the count shown to the owner (FollowRequest...limit(40).count).
@@ -147,23 +196,28 @@ const FOLLOW_REQUESTS_CAP = 40;
 
 /** CredentialAccount: Account plus `source` (and `role`) for the account's own user. */
 export function toApiCredentialAccount(app: App, account: Account, user: User): ApiAccount {
-  const base = toApiAccount(app, account);
+  // The caller holds the user, so the common case (no emojis, not moved) costs one query.
+  const known = new Map([[account.id, userBadge(user.role, user.settings)]]);
+  const base = render(app, account, loadBatch(app, [account], known), false);
+  const extras = findCredentialExtras(app.db, account.id, FOLLOW_REQUESTS_CAP);
   const verified = account.fields;
   const source = {
     privacy: user.defaultPrivacy,
     sensitive: user.defaultSensitive,
     language: user.defaultLanguage,
     note: account.noteSource,
-    fields: findFieldSources(app.db, account.id).map((f, i) => ({
+    fields: extras.fieldSources.map((f, i) => ({
       name: f.name,
       value: f.value,
       verified_at: verified[i]?.verified_at ?? null,
     })),
-    follow_requests_count: countFollowRequestsTo(app.db, account.id, FOLLOW_REQUESTS_CAP),
+    follow_requests_count: extras.followRequests,
     hide_collections: account.hideCollections,
     discoverable: account.discoverable,
     indexable: account.indexable,
     attribution_domains: [] as string[],
   };
-  return { ...base, source, role: toApiRole(user.role) };
+  base.source = source;
+  base.role = toApiRole(user.role);
+  return base;
 }

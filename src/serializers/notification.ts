@@ -1,9 +1,9 @@
 import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
-import { findAccountsByIds } from "../storage/accounts.ts";
+import { readTx } from "../db/db.ts";
 import type { Notification } from "../storage/notifications.ts";
 import { findStatusesByIds } from "../storage/statuses.ts";
-import { toApiAccounts, type ApiAccount } from "./account.ts";
+import { type ApiAccount, embeddedAccounts } from "./account.ts";
 import { toApiStatuses, type ApiStatus } from "./status.ts";
 
 // https://docs.joinmastodon.org/entities/Notification/
@@ -20,12 +20,17 @@ export interface ApiNotification {
 const STATUS_TYPES = new Set(["favourite", "reblog", "status", "mention", "poll", "update"]);
 
 /**
- * A page of notifications as the recipient sees them, in input order. Fixed cost: one query
- * for the senders, one for the statuses, plus the batched account and status serializers.
+ * A page of notifications as the recipient sees them, in input order. Fixed cost, in one read
+ * transaction: the senders (cached renderings), one query for the statuses, plus the batched
+ * status serializer.
  * A notification whose sender or status is gone is left out rather than half-rendered.
  */
 export function toApiNotifications(app: App, notifications: Notification[], viewerId: Id): ApiNotification[] {
-  const accounts = findAccountsByIds(app.db, [...new Set(notifications.map((n) => n.fromAccountId))]);
+  return readTx(app.db, () => render(app, notifications, viewerId));
+}
+
+function render(app: App, notifications: Notification[], viewerId: Id): ApiNotification[] {
+  const accounts = embeddedAccounts(app, new Set(notifications.map((n) => n.fromAccountId)));
   const statusIds = new Set<Id>();
   for (const n of notifications) if (n.statusId && STATUS_TYPES.has(n.type)) statusIds.add(n.statusId);
   const statuses = findStatusesByIds(app.db, statusIds);
@@ -33,9 +38,6 @@ export function toApiNotifications(app: App, notifications: Notification[], view
   const shown = notifications.filter(
     (n) => accounts.has(n.fromAccountId) && (!STATUS_TYPES.has(n.type) || (n.statusId !== null && statuses.has(n.statusId))),
   );
-  const apiAccounts = new Map<Id, ApiAccount>();
-  const uniqueAccounts = [...new Set(shown.map((n) => n.fromAccountId))].map((id) => accounts.get(id)!);
-  toApiAccounts(app, uniqueAccounts).forEach((a, i) => apiAccounts.set(uniqueAccounts[i].id, a));
   const apiStatuses = new Map<Id, ApiStatus>();
   const uniqueStatuses = [...new Set(shown.flatMap((n) => (STATUS_TYPES.has(n.type) && n.statusId ? [n.statusId] : [])))].map(
     (id) => statuses.get(id)!,
@@ -48,7 +50,7 @@ export function toApiNotifications(app: App, notifications: Notification[], view
       type: n.type,
       created_at: new Date(n.createdAt).toISOString(),
       group_key: n.groupKey ?? `ungrouped-${n.id}`,
-      account: apiAccounts.get(n.fromAccountId)!,
+      account: accounts.get(n.fromAccountId)!.json,
     };
     if (STATUS_TYPES.has(n.type) && n.statusId) out.status = apiStatuses.get(n.statusId)!;
     return out;

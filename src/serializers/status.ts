@@ -1,17 +1,19 @@
 // https://docs.joinmastodon.org/entities/Status/ (entities-core.md "Status").
 import { domainToUnicode } from "node:url";
 import type { App } from "../app.ts";
+import { readTx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { tagUrl } from "../lib/urls.ts";
-import { type Account, findAccountsByIds } from "../storage/accounts.ts";
+import type { Account } from "../storage/accounts.ts";
 import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
 import { findMentionedAccounts } from "../storage/mentions.ts";
 import { findApplicationLabels } from "../storage/status-applications.ts";
 import { loadViewerFlags, type ViewerFlags } from "../storage/status-viewer-flags.ts";
 import { findStatusesByIds, type Status } from "../storage/statuses.ts";
 import { findStatusTagNames } from "../storage/tags.ts";
-import { type ApiAccount, toApiAccounts } from "./account.ts";
+import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
+import { scanShortcodes } from "./shortcodes.ts";
 
 export type ApiStatus = Record<string, unknown> & { id: string };
 
@@ -30,8 +32,7 @@ export interface ApiMention {
 /** Everything a page needs, loaded with a fixed number of queries. */
 interface Batch {
   originals: Map<Id, Status>;
-  accounts: Map<Id, ApiAccount>;
-  authorDomains: Map<Id, string | null>;
+  authors: Map<Id, EmbeddedAccount>;
   mentions: Map<Id, Account[]>;
   tags: Map<Id, string[]>;
   /** Key: `${domain ?? ""} ${shortcode}`. */
@@ -40,12 +41,9 @@ interface Batch {
   apps: Map<Id, { name: string; website: string | null }>;
 }
 
-// CustomEmoji::SCAN_RE: `:shortcode:` not glued to letters, digits or another colon.
-const SHORTCODE_RE = /(?<![\p{L}\p{N}:]):([a-zA-Z0-9_]{2,}):(?![\p{L}\p{N}:])/gu;
-
 function shortcodesOf(s: Status): string[] {
   if (s.reblogOfId) return [];
-  return [...`${s.spoilerText} ${s.text || s.content}`.matchAll(SHORTCODE_RE)].map((m) => m[1]);
+  return scanShortcodes(s.text || s.content, scanShortcodes(s.spoilerText, []));
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -59,15 +57,7 @@ function loadBatch(app: App, statuses: Status[], viewerId: Id | null): Batch {
   for (const s of statuses) originals.set(s.id, s);
   const all = [...originals.values()];
 
-  const authors = findAccountsByIds(db, [...new Set(all.map((s) => s.accountId))]);
-  const authorList = [...authors.values()];
-  const apiAccounts = toApiAccounts(app, authorList);
-  const accounts = new Map<Id, ApiAccount>();
-  const authorDomains = new Map<Id, string | null>();
-  authorList.forEach((a, i) => {
-    accounts.set(a.id, apiAccounts[i]);
-    authorDomains.set(a.id, a.domain);
-  });
+  const authors = embeddedAccounts(app, new Set(all.map((s) => s.accountId)));
 
   const contentIds = all.filter((s) => !s.reblogOfId).map((s) => s.id);
   const mentions = findMentionedAccounts(db, contentIds);
@@ -96,7 +86,7 @@ function loadBatch(app: App, statuses: Status[], viewerId: Id | null): Batch {
     const appIds = all.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
     apps = findApplicationLabels(db, appIds);
   }
-  return { originals, accounts, authorDomains, mentions, tags, emojis, flags, apps };
+  return { originals, authors, mentions, tags, emojis, flags, apps };
 }
 
 function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: StatusSerializeOptions): ApiStatus {
@@ -133,7 +123,7 @@ function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: Status
   out.reblog = original ? render(app, original, b, viewerId, opts) : null;
   // Simplified from Mastodon: the posting app is shown to the author only.
   if (viewerId !== null && viewerId === s.accountId) out.application = s.applicationId ? (b.apps.get(s.applicationId) ?? null) : null;
-  out.account = b.accounts.get(s.accountId) ?? null;
+  out.account = b.authors.get(s.accountId)?.json ?? null;
   out.media_attachments = [];
   out.mentions = (b.mentions.get(s.id) ?? []).map(
     (a): ApiMention => ({ id: a.id, username: a.username, url: a.url ?? a.uri, acct: acctOf(a) }),
@@ -146,7 +136,7 @@ function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: Status
 }
 
 function emojisOf(s: Status, b: Batch): ApiCustomEmoji[] {
-  const domain = b.authorDomains.get(s.accountId) ?? null;
+  const domain = b.authors.get(s.accountId)?.domain ?? null;
   const out: ApiCustomEmoji[] = [];
   const seen = new Set<string>();
   for (const code of shortcodesOf(s)) {
@@ -167,7 +157,7 @@ function emojisOf(s: Status, b: Batch): ApiCustomEmoji[] {
  */
 export function toApiStatuses(app: App, statuses: Status[], viewerId: Id | null, opts: StatusSerializeOptions = {}): ApiStatus[] {
   if (statuses.length === 0) return [];
-  const batch = loadBatch(app, statuses, viewerId);
+  const batch = readTx(app.db, () => loadBatch(app, statuses, viewerId));
   return statuses.map((s) => render(app, s, batch, viewerId, opts));
 }
 

@@ -13,11 +13,12 @@ import {
   localAccountIdsAmong,
   mentionedAccountIds,
 } from "../storage/feeds.ts";
+import { isInAnyList } from "../storage/list-memberships.ts";
 import { isBlockedEitherWay, isMuting } from "../storage/relationship-checks.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
 import { notifyNewStatus } from "./notifications.ts";
 
-/** Followers written per transaction: keeps each write lock short on very large fan-outs. */
+/** Followers written per job: keeps each job (and the batch it runs in) short on very large fan-outs. */
 const FOLLOWER_BATCH = 1000;
 
 /**
@@ -26,8 +27,14 @@ const FOLLOWER_BATCH = 1000;
  * author, applying the feed rules at write time; records direct messages in the participants'
  * conversations; then creates the notifications the status causes. Every insert is
  * idempotent, so a retried job does not duplicate rows.
+ *
+ * One transaction (a savepoint when the job runner batches fan-outs) writes everything and the
+ * first FOLLOWER_BATCH followers; the followers after those are left to a follow-up job,
+ * enqueued in that transaction, so no single job holds the write lock for long.
+ * `followersAfter` makes this such a follow-up: only the followers after that follows id.
+ * `followerBatchSize` is for tests.
  */
-export function fanOutStatus(app: App, statusId: Id): void {
+export function fanOutStatus(app: App, statusId: Id, opts: { followersAfter?: Id; followerBatchSize?: number } = {}): void {
   const status = findStatusById(app.db, statusId);
   if (!status) return; // deleted before the job ran
   const author = findAccountById(app.db, status.accountId);
@@ -59,31 +66,29 @@ export function fanOutStatus(app: App, statusId: Id): void {
     now: app.now(),
   };
 
-  // One transaction for the common case (every follower in the first batch): with
-  // synchronous=FULL each commit is an fsync, the dominant cost of a fan-out.
-  const authorIsLocal = author.domain === null;
-  let next = tx(app.db, (): Id | null => {
+  const size = opts.followerBatchSize ?? FOLLOWER_BATCH;
+  tx(app.db, () => {
     let rest: Id | null = null;
-    if (authorIsLocal) insertIntoOwnHome(app.db, entry);
-    if (status.visibility === "direct") {
-      if (!unknownParent) insertIntoMentionedFollowerHomes(app.db, entry);
-      recordDirectConversations(app, status, mentioned);
-    } else if (!unknownParent) {
-      insertIntoLists(app.db, entry);
-      rest = followerBatch(app, entry, "0");
+    if (opts.followersAfter !== undefined) {
+      if (status.visibility !== "direct" && !unknownParent) rest = followerBatch(app, entry, opts.followersAfter, size);
+    } else {
+      if (author.domain === null) insertIntoOwnHome(app.db, entry);
+      if (status.visibility === "direct") {
+        if (!unknownParent) insertIntoMentionedFollowerHomes(app.db, entry);
+        recordDirectConversations(app, status, mentioned);
+      } else if (!unknownParent) {
+        if (isInAnyList(app.db, status.accountId)) insertIntoLists(app.db, entry);
+        rest = followerBatch(app, entry, "0", size);
+      }
+      notifyNewStatus(app, status);
     }
-    notifyNewStatus(app, status);
-    return rest;
+    if (rest !== null) app.jobs.enqueue("status.fanout", { statusId: status.id, followersAfter: rest });
   });
-  while (next !== null) {
-    const from: Id = next;
-    next = tx(app.db, () => followerBatch(app, entry, from));
-  }
 }
 
 /** Writes one batch of followers after `after`; returns where the next batch starts, or null. */
-function followerBatch(app: App, entry: FeedEntry, after: Id): Id | null {
-  const end = followerBatchEnd(app.db, entry.authorId, after, FOLLOWER_BATCH);
+function followerBatch(app: App, entry: FeedEntry, after: Id, size: number): Id | null {
+  const end = followerBatchEnd(app.db, entry.authorId, after, size);
   insertIntoFollowerHomes(app.db, entry, after, end);
   return end;
 }

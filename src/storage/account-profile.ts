@@ -1,6 +1,7 @@
-import { type DB, type Row, stmt, num, json, idListJson } from "../db/db.ts";
+import { type DB, type Row, stmt, num, json, idListJson, str } from "../db/db.ts";
+import { allRows } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
-import { rowToUser, type User } from "./users.ts";
+import { rowToUser, type Role, type User } from "./users.ts";
 
 // Account reads and writes used by the accounts API beyond storage/accounts.ts: plain-text
 // profile fields (migration 0003), batched user lookups, the follow-request count.
@@ -10,9 +11,22 @@ export interface FieldSource {
   value: string;
 }
 
-export function findFieldSources(db: DB, accountId: Id): FieldSource[] {
-  const r = stmt(db, "SELECT fields_source FROM accounts WHERE id = ?").get(BigInt(accountId)) as Row | undefined;
-  return r ? json<FieldSource[]>(r.fields_source, []) : [];
+/**
+ * What a CredentialAccount adds, in one statement: the plain-text profile fields and the
+ * pending follow requests from non-suspended accounts, counted up to `cap`.
+ */
+export function findCredentialExtras(db: DB, accountId: Id, cap: number): { fieldSources: FieldSource[]; followRequests: number } {
+  // The cap is written into the SQL: SQLite re-prepares a statement whose subquery LIMIT is
+  // a bound parameter every time it is bound, which costs more than the count itself.
+  const limit = Math.max(0, Math.trunc(cap));
+  const r = stmt(
+    db,
+    `SELECT a.fields_source, (SELECT count(*) FROM (
+       SELECT 1 FROM follow_requests fr JOIN accounts f ON f.id = fr.account_id
+       WHERE fr.target_account_id = a.id AND f.suspended_at IS NULL LIMIT ${limit})) AS follow_requests
+     FROM accounts a WHERE a.id = ?`,
+  ).get(BigInt(accountId)) as Row | undefined;
+  return { fieldSources: json<FieldSource[]>(r?.fields_source, []), followRequests: r ? num(r.follow_requests) : 0 };
 }
 
 export function updateFieldSources(db: DB, accountId: Id, fields: FieldSource[]): void {
@@ -24,21 +38,27 @@ export function findUsersByAccountIds(db: DB, accountIds: Iterable<Id>): Map<Id,
   const out = new Map<Id, User>();
   const list = idListJson(accountIds);
   if (list === "[]") return out;
-  const rows = stmt(db, "SELECT * FROM users WHERE account_id IN (SELECT value FROM json_each(?))").all(list) as Row[];
-  for (const r of rows) {
+  for (const r of allRows(db, "SELECT * FROM users WHERE account_id IN (SELECT value FROM json_each(?))", list)) {
     const u = rowToUser(r);
     out.set(u.accountId, u);
   }
   return out;
 }
 
-/** Pending follow requests to the account from non-suspended accounts, counted up to `cap`. */
-export function countFollowRequestsTo(db: DB, accountId: Id, cap: number): number {
-  const r = stmt(
-    db,
-    `SELECT count(*) AS n FROM (
-       SELECT 1 FROM follow_requests fr JOIN accounts a ON a.id = fr.account_id
-       WHERE fr.target_account_id = ? AND a.suspended_at IS NULL LIMIT ?)`,
-  ).get(BigInt(accountId), cap) as Row;
-  return num(r.n);
+/** What the Account entity shows of a local account's user. */
+export interface UserBadge {
+  role: Role;
+  noindex: boolean;
 }
+
+/** Role and noindex setting of the users of local accounts, keyed by account id; one narrow query. */
+export function findUserBadges(db: DB, accountIds: Iterable<Id>): Map<Id, UserBadge> {
+  const out = new Map<Id, UserBadge>();
+  const list = idListJson(accountIds);
+  if (list === "[]") return out;
+  const rows = stmt(db, "SELECT account_id, role, settings FROM users WHERE account_id IN (SELECT value FROM json_each(?))").all(list) as Row[];
+  for (const r of rows) out.set(str(r.account_id), userBadge(r.role as Role, json<Record<string, unknown>>(r.settings, {})));
+  return out;
+}
+
+export const userBadge = (role: Role, settings: Record<string, unknown>): UserBadge => ({ role, noindex: settings.noindex === true });

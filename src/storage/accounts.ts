@@ -1,6 +1,6 @@
-import { type DB, type Row, stmt, str, strOrNull, num, numOrNull, bool, json } from "../db/db.ts";
+import { type DB, type Row, idListJson, stmt, str, strOrNull, num, numOrNull, bool, json } from "../db/db.ts";
+import { allRows, getRow } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
-import { idListJson } from "../db/db.ts";
 
 export interface ProfileField {
   name: string;
@@ -174,7 +174,7 @@ export function updateAccount(db: DB, id: Id, patch: Partial<Account>): void {
 }
 
 export function findAccountById(db: DB, id: Id): Account | undefined {
-  const r = stmt(db, "SELECT * FROM accounts WHERE id = ?").get(BigInt(id)) as Row | undefined;
+  const r = getRow(db, "SELECT * FROM accounts WHERE id = ?", BigInt(id));
   return r && rowToAccount(r);
 }
 
@@ -183,10 +183,7 @@ export function findAccountsByIds(db: DB, ids: Id[]): Map<Id, Account> {
   const out = new Map<Id, Account>();
   const uniq = [...new Set(ids)];
   if (uniq.length === 0) return out;
-  const rows = stmt(db, "SELECT * FROM accounts WHERE id IN (SELECT value FROM json_each(?))").all(
-    idListJson(uniq),
-  ) as Row[];
-  for (const r of rows) {
+  for (const r of allRows(db, "SELECT * FROM accounts WHERE id IN (SELECT value FROM json_each(?))", idListJson(uniq))) {
     const a = rowToAccount(r);
     out.set(a.id, a);
   }
@@ -195,15 +192,17 @@ export function findAccountsByIds(db: DB, ids: Id[]): Map<Id, Account> {
 
 /** `domain` null for a local account. Case-insensitive, as Mastodon's handles. */
 export function findAccountByHandle(db: DB, username: string, domain: string | null): Account | undefined {
-  const r = stmt(
+  const r = getRow(
     db,
     "SELECT * FROM accounts WHERE lower(username) = lower(?) AND coalesce(lower(domain), '') = coalesce(lower(?), '')",
-  ).get(username, domain) as Row | undefined;
+    username,
+    domain,
+  );
   return r && rowToAccount(r);
 }
 
 export function findAccountByUri(db: DB, uri: string): Account | undefined {
-  const r = stmt(db, "SELECT * FROM accounts WHERE uri = ?").get(uri) as Row | undefined;
+  const r = getRow(db, "SELECT * FROM accounts WHERE uri = ?", uri);
   return r && rowToAccount(r);
 }
 

@@ -1,4 +1,5 @@
 import { type DB, type Row, stmt, str, idListJson } from "../db/db.ts";
+import { allRows } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
 import { rowToStatus, type Status } from "./statuses.ts";
 
@@ -78,7 +79,7 @@ function viewerFilter(h: ViewerHides): string {
 }
 
 function run(db: DB, sql: string, params: Record<string, unknown>, ascending: boolean): Status[] {
-  const rows = (stmt(db, sql).all(params) as Row[]).map(rowToStatus);
+  const rows = allRows(db, sql, params).map(rowToStatus);
   return ascending ? rows.reverse() : rows;
 }
 

@@ -1,5 +1,8 @@
 import { type DB, type Row, stmt, str, strOrNull, num, numOrNull } from "../db/db.ts";
+import { getRow, getRowByTable } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
+import { rowToAccount, type Account } from "./accounts.ts";
+import { rowToUser, type User } from "./users.ts";
 
 export interface Token {
   id: Id;
@@ -45,8 +48,32 @@ export function insertToken(
 }
 
 export function findTokenByHash(db: DB, tokenHash: string): Token | undefined {
-  const r = stmt(db, "SELECT * FROM oauth_tokens WHERE token_hash = ?").get(tokenHash) as Row | undefined;
+  const r = getRow(db, "SELECT * FROM oauth_tokens WHERE token_hash = ?", tokenHash);
   return r && rowToToken(r);
+}
+
+/** A token with its user and the user's account (null for an app token, or when they are gone). */
+export interface TokenOwner {
+  token: Token;
+  user: User | null;
+  account: Account | null;
+}
+
+/** The token and its owner, read by one statement: authentication runs on every request. */
+export function findTokenWithOwner(db: DB, tokenHash: string): TokenOwner | undefined {
+  const r = getRowByTable(
+    db,
+    `SELECT t.*, u.*, a.* FROM oauth_tokens t
+     LEFT JOIN users u ON u.id = t.user_id LEFT JOIN accounts a ON a.id = u.account_id
+     WHERE t.token_hash = ?`,
+    tokenHash,
+  );
+  if (!r) return undefined;
+  return {
+    token: rowToToken(r.oauth_tokens),
+    user: r.users.id === null ? null : rowToUser(r.users),
+    account: r.accounts.id === null ? null : rowToAccount(r.accounts),
+  };
 }
 
 export function findTokenById(db: DB, id: Id): Token | undefined {

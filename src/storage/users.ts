@@ -1,4 +1,5 @@
 import { type DB, type Row, stmt, str, num, numOrNull, bool, json } from "../db/db.ts";
+import { getRow } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
 
 export type Role = "user" | "moderator" | "admin";
@@ -89,12 +90,12 @@ export function insertUser(db: DB, u: NewUser): void {
 }
 
 export function findUserById(db: DB, id: Id): User | undefined {
-  const r = stmt(db, "SELECT * FROM users WHERE id = ?").get(BigInt(id)) as Row | undefined;
+  const r = getRow(db, "SELECT * FROM users WHERE id = ?", BigInt(id));
   return r && rowToUser(r);
 }
 
 export function findUserByAccountId(db: DB, accountId: Id): User | undefined {
-  const r = stmt(db, "SELECT * FROM users WHERE account_id = ?").get(BigInt(accountId)) as Row | undefined;
+  const r = getRow(db, "SELECT * FROM users WHERE account_id = ?", BigInt(accountId));
   return r && rowToUser(r);
 }
 

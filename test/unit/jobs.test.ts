@@ -1,5 +1,6 @@
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
+import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +10,7 @@ import { type Row, num } from "../../src/db/db.ts";
 import { PermanentJobError } from "../../src/errors.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { closeApp, createApp } from "../../src/main.ts";
-import { initDataDir } from "../../src/services/init.ts";
+import { databasePath, initDataDir } from "../../src/services/init.ts";
 import { CLI_APP, ensureBuiltinApp, issueToken } from "../../src/services/tokens.ts";
 import { createUser } from "../../src/services/users.ts";
 import { insertGrant } from "../../src/storage/grants.ts";
@@ -29,6 +30,12 @@ function instance(t: TestContext) {
   });
   return {
     clock,
+    /** A second connection: it sees only what the app has committed. */
+    observer(): Database.Database {
+      const db = new Database(databasePath(dataDir), { readonly: true });
+      t.after(() => db.close());
+      return db;
+    },
     open(): App {
       const app = createApp(loadConfig(dataDir, { logLevel: "silent", jobsAutorun: false, poolIdleMs: 200 }, {}), {
         now: () => clock.now,
@@ -214,4 +221,156 @@ test("oauth.cleanup deletes revoked tokens and used or expired grants, and keeps
   assert.equal(findTokenById(app.db, revoked.id), undefined, "the revoked token is gone");
   const grants = app.db.prepare("SELECT id FROM oauth_grants").all() as Row[];
   assert.deepEqual(grants.map((r) => String(r.id)), [liveGrant]);
+});
+
+/** A scratch table the transactional test jobs write to: their effects. */
+function effects(app: App) {
+  app.db.exec("CREATE TABLE IF NOT EXISTS test_effects (job TEXT NOT NULL)");
+  return {
+    add: (job: string) => app.db.prepare("INSERT INTO test_effects (job) VALUES (?)").run(job),
+    list: () => (app.db.prepare("SELECT job FROM test_effects ORDER BY rowid").all() as Row[]).map((r) => r.job),
+  };
+}
+
+test("transactional jobs run as one batch: one commit holds their effects and their deletion", async (t) => {
+  const inst = instance(t);
+  const app = inst.open();
+  const fx = effects(app);
+  const other = inst.observer();
+  const seenByOthers: number[] = [];
+  app.jobs.register(
+    "test.effect",
+    (a, payload: { n: number }, job) => {
+      assert.equal(a.db.inTransaction, true);
+      assert.equal(job.attempts, 1);
+      fx.add(`job ${payload.n}`);
+      // Nothing of the batch is committed while it runs: not the effects, not the deletions.
+      seenByOthers.push(Number((other.prepare("SELECT count(*) AS n FROM test_effects").get() as { n: number }).n));
+      assert.ok(other.prepare("SELECT 1 FROM jobs WHERE name = 'test.effect'").get(), "jobs still there for others");
+    },
+    { queue: "effects", transactional: true },
+  );
+  for (let n = 1; n <= 5; n++) app.jobs.enqueue("test.effect", { n });
+  assert.equal(jobRow(app, "test.effect")!.queue, "effects", "enqueued in the handler's queue");
+
+  await app.jobs.drain();
+  assert.deepEqual(fx.list(), ["job 1", "job 2", "job 3", "job 4", "job 5"], "run in enqueue order");
+  assert.deepEqual(seenByOthers, [0, 0, 0, 0, 0]);
+  assert.equal(Number((other.prepare("SELECT count(*) AS n FROM test_effects").get() as { n: number }).n), 5);
+  assert.equal(jobRow(app, "test.effect"), undefined, "deleted in the same commit");
+});
+
+test("a failing job in a transactional batch is rolled back alone and retried; the others are kept", async (t) => {
+  const inst = instance(t);
+  const app = inst.open();
+  const fx = effects(app);
+  let failing = true;
+  app.jobs.register(
+    "test.effect",
+    (_a, payload: { n: number }) => {
+      fx.add(`job ${payload.n}`);
+      if (payload.n === 2 && failing) throw new Error("job 2 broke");
+    },
+    { transactional: true },
+  );
+  for (let n = 1; n <= 3; n++) app.jobs.enqueue("test.effect", { n });
+
+  await app.jobs.drain();
+  assert.deepEqual(fx.list(), ["job 1", "job 3"], "the failing job's own write was rolled back");
+  const rows = app.db.prepare("SELECT * FROM jobs WHERE name = 'test.effect'").all() as Row[];
+  assert.equal(rows.length, 1);
+  assert.deepEqual(JSON.parse(rows[0].payload as string), { n: 2 });
+  assert.equal(num(rows[0].attempts), 1);
+  assert.equal(rows[0].last_error, "job 2 broke");
+  assert.equal(rows[0].locked_until, null);
+  const delay = num(rows[0].run_at) - inst.clock.now;
+  assert.ok(delay >= 11_250 && delay <= 18_750, `backoff ~15 s, got ${delay}`);
+
+  failing = false;
+  inst.clock.now = num(rows[0].run_at);
+  await app.jobs.drain();
+  assert.deepEqual(fx.list(), ["job 1", "job 3", "job 2"]);
+  assert.equal(jobRow(app, "test.effect"), undefined);
+});
+
+test("a transactional job that breaks the whole transaction loses nothing of the others", async (t) => {
+  const inst = instance(t);
+  const app = inst.open();
+  const fx = effects(app);
+  app.jobs.register(
+    "test.effect",
+    (a, payload: { n: number }) => {
+      fx.add(`job ${payload.n}`);
+      if (payload.n === 2) a.db.exec("ROLLBACK"); // ends the batch's transaction, not just its savepoint
+    },
+    { transactional: true },
+  );
+  for (let n = 1; n <= 3; n++) app.jobs.enqueue("test.effect", { n }, { maxAttempts: 1 });
+
+  await app.jobs.drain();
+  assert.deepEqual(fx.list(), ["job 1", "job 3"]);
+  assert.equal(jobRow(app, "test.effect"), undefined);
+  const dead = deadRow(app, "test.effect")!;
+  assert.deepEqual(JSON.parse(dead.payload as string), { n: 2 });
+  assert.equal(num(dead.attempts), 1);
+});
+
+test("transactional handlers must be synchronous; follow-up jobs they enqueue commit with them", async (t) => {
+  const inst = instance(t);
+  const app = inst.open();
+  assert.throws(() => app.jobs.register("test.async", async () => {}, { transactional: true }), /must be synchronous/);
+  app.jobs.register("test.sneaky", () => Promise.resolve(), { transactional: true });
+  const fx = effects(app);
+  app.jobs.register(
+    "test.chain",
+    (a, payload: { left: number }) => {
+      fx.add(`left ${payload.left}`);
+      if (payload.left > 0) a.jobs.enqueue("test.chain", { left: payload.left - 1 });
+    },
+    { transactional: true },
+  );
+  app.jobs.enqueue("test.sneaky", {});
+  app.jobs.enqueue("test.chain", { left: 2 });
+  await app.jobs.drain();
+  assert.match(deadRow(app, "test.sneaky")!.last_error as string, /returned a promise/);
+  assert.deepEqual(fx.list(), ["left 2", "left 1", "left 0"]);
+  assert.equal(jobRow(app, "test.chain"), undefined);
+});
+
+test("the running runner batches transactional jobs and claims several ordinary jobs at once", async (t) => {
+  const inst = instance(t);
+  const app = inst.open();
+  const fx = effects(app);
+  const other = inst.observer();
+  const seenByOthers: number[] = [];
+  let batchDone!: () => void;
+  const batched = new Promise<void>((r) => (batchDone = r));
+  app.jobs.register(
+    "test.effect",
+    (_a, payload: { n: number }) => {
+      fx.add(`job ${payload.n}`);
+      seenByOthers.push(Number((other.prepare("SELECT count(*) AS n FROM test_effects").get() as { n: number }).n));
+      if (payload.n === 4) batchDone();
+    },
+    { transactional: true },
+  );
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let concurrent = 0;
+  let enteredAll!: () => void;
+  const allEntered = new Promise<void>((r) => (enteredAll = r));
+  app.jobs.register("test.slow", async () => {
+    if (++concurrent === 3) enteredAll();
+    await released;
+  });
+  for (let n = 1; n <= 3; n++) app.jobs.enqueue("test.slow", { n });
+  for (let n = 1; n <= 4; n++) app.jobs.enqueue("test.effect", { n });
+  app.jobs.start();
+  await batched;
+  assert.deepEqual(seenByOthers, [0, 0, 0, 0], "the four enqueued together ran in one transaction");
+  await allEntered; // the three ordinary jobs run at the same time
+  release();
+  await app.jobs.stop();
+  const left = app.db.prepare("SELECT name FROM jobs WHERE name LIKE 'test.%'").all() as Row[];
+  assert.deepEqual(left, [], "all finished, and recorded before stop() returned");
 });
