@@ -18,10 +18,8 @@ export function openDatabase(file: string): DB {
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL"); // an acknowledged post survives a power cut
   db.pragma("foreign_keys = ON");
-  // Read-side tuning: the IN-list and sort b-trees of page queries stay in memory, and a
-  // 32 MB page cache (SQLite's default is 2 MB) holds the hot part of a small instance.
+  // The IN-list and sort b-trees of page queries stay in memory, never in temp files.
   db.pragma("temp_store = MEMORY");
-  db.pragma("cache_size = -32000");
   db.defaultSafeIntegers(true);
   return db;
 }

@@ -3,7 +3,7 @@ import type { DB } from "./db.ts";
 
 // Exact invalidation for in-memory caches of rows and their renderings.
 // - Writes through this connection reach the listeners synchronously, from TEMP triggers
-//   (per connection, not part of the schema) that call `roost_row_changed(table, key)`.
+//   (per connection, not part of the schema) that call `roost_row_changed(channel, key)`.
 //   INSERT, UPDATE and DELETE are all watched, cascades and REPLACE deletions included.
 // - A commit by another connection (a `roost` command in another process) is noticed by
 //   `syncOtherWriters`, through PRAGMA data_version; then every listener hears "all".

@@ -34,13 +34,16 @@ function shortcodesOf(a: Account): string[] {
   return out;
 }
 
-/** `known`: users the caller already holds (the viewer's own), not queried again. */
+/**
+ * `known`: the users of `accounts`, already looked up by the caller (absent: no user); only
+ * those of moved targets are then queried.
+ */
 function loadBatch(app: App, accounts: Account[], known?: Map<Id, UserBadge>): Batch {
   const movedIds = accounts.filter((a) => a.movedToAccountId && a.suspendedAt === null).map((a) => a.movedToAccountId!);
   const moved = movedIds.length ? findAccountsByIds(app.db, movedIds) : new Map<Id, Account>();
   const all = movedIds.length ? [...accounts, ...moved.values()] : accounts;
-  const missing = all.filter((a) => a.domain === null && !known?.has(a.id)).map((a) => a.id);
-  const users = missing.length ? findUserBadges(app.db, missing) : new Map<Id, UserBadge>();
+  const lookup = (known ? [...moved.values()] : all).filter((a) => a.domain === null && !known?.has(a.id)).map((a) => a.id);
+  const users = lookup.length ? findUserBadges(app.db, lookup) : new Map<Id, UserBadge>();
   if (known) for (const [id, u] of known) users.set(id, u);
   // One emoji query per distinct domain on the page (usually one or two).
   const byDomain = new Map<string | null, Set<string>>();
@@ -153,7 +156,7 @@ export interface EmbeddedAccount {
 
 export const EMBEDDED_ACCOUNTS_CACHE: RowCacheSpec = {
   name: "embedded-accounts",
-  max: 10_000,
+  max: 5_000,
   watches: [
     ["accounts", "id"],
     ["users", "account_id"],
@@ -178,9 +181,10 @@ export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedA
       if (hit) out.set(id, hit);
       else missing.push(id);
     }
-    if (missing.length === 0) return out;
+    // Both lookups run even when everything was cached: a page costs the same queries.
     const accounts = [...findAccountsByIds(app.db, missing).values()];
-    const batch = loadBatch(app, accounts);
+    const badges = findUserBadges(app.db, accounts.filter((a) => a.domain === null).map((a) => a.id));
+    const batch = loadBatch(app, accounts, badges);
     for (const a of accounts) {
       const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain });
       out.set(a.id, e);

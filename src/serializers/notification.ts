@@ -2,7 +2,7 @@ import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
 import { readTx } from "../db/db.ts";
 import type { Notification } from "../storage/notifications.ts";
-import { findStatusesByIds } from "../storage/statuses.ts";
+import { findLiveStatusesCached } from "../storage/status-cache.ts";
 import { type ApiAccount, embeddedAccounts } from "./account.ts";
 import { toApiStatuses, type ApiStatus } from "./status.ts";
 
@@ -21,8 +21,8 @@ const STATUS_TYPES = new Set(["favourite", "reblog", "status", "mention", "poll"
 
 /**
  * A page of notifications as the recipient sees them, in input order. Fixed cost, in one read
- * transaction: the senders (cached renderings), one query for the statuses, plus the batched
- * status serializer.
+ * transaction: the senders (cached renderings), the statuses (cached rows), plus the
+ * batched status serializer.
  * A notification whose sender or status is gone is left out rather than half-rendered.
  */
 export function toApiNotifications(app: App, notifications: Notification[], viewerId: Id): ApiNotification[] {
@@ -33,7 +33,7 @@ function render(app: App, notifications: Notification[], viewerId: Id): ApiNotif
   const accounts = embeddedAccounts(app, new Set(notifications.map((n) => n.fromAccountId)));
   const statusIds = new Set<Id>();
   for (const n of notifications) if (n.statusId && STATUS_TYPES.has(n.type)) statusIds.add(n.statusId);
-  const statuses = findStatusesByIds(app.db, statusIds);
+  const statuses = findLiveStatusesCached(app, statusIds);
 
   const shown = notifications.filter(
     (n) => accounts.has(n.fromAccountId) && (!STATUS_TYPES.has(n.type) || (n.statusId !== null && statuses.has(n.statusId))),

@@ -4,13 +4,12 @@ import type { App } from "../app.ts";
 import { readTx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { tagUrl } from "../lib/urls.ts";
-import type { Account } from "../storage/accounts.ts";
 import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
-import { findMentionedAccounts } from "../storage/mentions.ts";
 import { findApplicationLabels } from "../storage/status-applications.ts";
 import { loadViewerFlags, type ViewerFlags } from "../storage/status-viewer-flags.ts";
-import { findStatusesByIds, type Status } from "../storage/statuses.ts";
-import { findStatusTagNames } from "../storage/tags.ts";
+import { findStatusLinks, type MentionedAccount } from "../storage/status-links.ts";
+import { findLiveStatusesCached } from "../storage/status-cache.ts";
+import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
 import { scanShortcodes } from "./shortcodes.ts";
@@ -33,7 +32,7 @@ export interface ApiMention {
 interface Batch {
   originals: Map<Id, Status>;
   authors: Map<Id, EmbeddedAccount>;
-  mentions: Map<Id, Account[]>;
+  mentions: Map<Id, MentionedAccount[]>;
   tags: Map<Id, string[]>;
   /** Key: `${domain ?? ""} ${shortcode}`. */
   emojis: Map<string, ApiCustomEmoji>;
@@ -47,21 +46,20 @@ function shortcodesOf(s: Status): string[] {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const acctOf = (a: Account) => (a.domain ? `${a.username}@${domainToUnicode(a.domain) || a.domain}` : a.username);
+const acctOf = (a: MentionedAccount) => (a.domain ? `${a.username}@${domainToUnicode(a.domain) || a.domain}` : a.username);
 
 function loadBatch(app: App, statuses: Status[], viewerId: Id | null): Batch {
   const db = app.db;
   const pageIds = new Set(statuses.map((s) => s.id));
   const missing = statuses.filter((s) => s.reblogOfId && !pageIds.has(s.reblogOfId)).map((s) => s.reblogOfId!);
-  const originals = findStatusesByIds(db, missing);
+  const originals = findLiveStatusesCached(app, missing);
   for (const s of statuses) originals.set(s.id, s);
   const all = [...originals.values()];
 
   const authors = embeddedAccounts(app, new Set(all.map((s) => s.accountId)));
 
   const contentIds = all.filter((s) => !s.reblogOfId).map((s) => s.id);
-  const mentions = findMentionedAccounts(db, contentIds);
-  const tags = findStatusTagNames(db, contentIds);
+  const { mentions, tags } = findStatusLinks(db, contentIds);
 
   // One emoji query per distinct author domain on the page (usually one).
   const byDomain = new Map<string | null, Set<string>>();
@@ -136,10 +134,12 @@ function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: Status
 }
 
 function emojisOf(s: Status, b: Batch): ApiCustomEmoji[] {
+  const codes = shortcodesOf(s);
+  if (codes.length === 0) return [];
   const domain = b.authors.get(s.accountId)?.domain ?? null;
   const out: ApiCustomEmoji[] = [];
   const seen = new Set<string>();
-  for (const code of shortcodesOf(s)) {
+  for (const code of codes) {
     if (seen.has(code)) continue;
     const e = b.emojis.get(`${domain ?? ""} ${code}`);
     if (e) {

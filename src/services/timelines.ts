@@ -1,9 +1,11 @@
 import type { App } from "../app.ts";
+import { readTx } from "../db/db.ts";
 import { compareIds, type Id } from "../lib/ids.ts";
 import { normalizeTag } from "../lib/tags.ts";
 import { requireVisibleAccount } from "./account-lookup.ts";
 import { requireOwnList } from "./lists.ts";
 import { isBlocking, isFollowing } from "../storage/relationship-checks.ts";
+import { findLiveStatusesCached } from "../storage/status-cache.ts";
 import type { Status } from "../storage/statuses.ts";
 import {
   accountStatusesPage,
@@ -23,18 +25,27 @@ export type { Page, PublicFilter, AccountStatusesFilter };
 /** Mastodon's TagFeed::LIMIT_PER_MODE: extra tag names considered per any/all/none. */
 const TAGS_PER_MODE = 4;
 
+/** Runs a page query and loads its statuses, in page order, in one read transaction. */
+function statusesOfPage(app: App, pageIds: () => Id[]): Status[] {
+  return readTx(app.db, () => {
+    const ids = pageIds();
+    const found = findLiveStatusesCached(app, ids);
+    return ids.map((id) => found.get(id)).filter((st): st is Status => st !== undefined);
+  });
+}
+
 export function homeTimeline(app: App, viewerId: Id, page: Page): Status[] {
-  return homeTimelinePage(app.db, viewerId, page, app.now());
+  return statusesOfPage(app, () => homeTimelinePage(app.db, viewerId, page, app.now()));
 }
 
 /** 404 when the list is not the viewer's. */
 export function listTimeline(app: App, viewerId: Id, rawListId: unknown, page: Page): Status[] {
   const list = requireOwnList(app, viewerId, rawListId);
-  return listTimelinePage(app.db, list.id, viewerId, page, app.now());
+  return statusesOfPage(app, () => listTimelinePage(app.db, list.id, viewerId, page, app.now()));
 }
 
 export function publicTimeline(app: App, viewerId: Id | null, f: PublicFilter, page: Page): Status[] {
-  return publicTimelinePage(app.db, viewerId, f, page, app.now());
+  return statusesOfPage(app, () => publicTimelinePage(app.db, viewerId, f, page, app.now()));
 }
 
 export interface TagQuery extends PublicFilter {
@@ -67,15 +78,15 @@ export function tagTimeline(app: App, viewerId: Id | null, q: TagQuery, page: Pa
     allTagIds: all.map((n) => ids.get(n)!),
     noneTagIds: none.map((n) => ids.get(n)).filter((x): x is Id => !!x),
   };
-  const hides = viewerHides(app.db, viewerId, app.now());
-  const pages = candidates.map((t) => tagTimelinePage(app.db, t, hides, filter, page));
-  if (pages.length === 1) return pages[0];
-  const byId = new Map<Id, Status>();
-  for (const p of pages) for (const s of p) byId.set(s.id, s);
-  const ascending = page.minId !== undefined;
-  const sorted = [...byId.values()].sort((a, b) => (ascending ? compareIds(a.id, b.id) : compareIds(b.id, a.id)));
-  const taken = sorted.slice(0, page.limit);
-  return ascending ? taken.reverse() : taken;
+  return statusesOfPage(app, () => {
+    const hides = viewerHides(app.db, viewerId, app.now());
+    const pages = candidates.map((t) => tagTimelinePage(app.db, t, hides, filter, page));
+    if (pages.length === 1) return pages[0];
+    const ascending = page.minId !== undefined;
+    const sorted = [...new Set(pages.flat())].sort((a, b) => (ascending ? compareIds(a, b) : compareIds(b, a)));
+    const taken = sorted.slice(0, page.limit);
+    return ascending ? taken.reverse() : taken;
+  });
 }
 
 /**
@@ -99,5 +110,5 @@ export function accountStatuses(app: App, viewerId: Id | null, rawAccountId: unk
       : isFollowing(app.db, viewerId, account.id)
         ? "follower"
         : "other";
-  return accountStatusesPage(app.db, account.id, viewerId, relation, { ...f, taggedId }, page, app.now());
+  return statusesOfPage(app, () => accountStatusesPage(app.db, account.id, viewerId, relation, { ...f, taggedId }, page, app.now()));
 }

@@ -55,7 +55,6 @@ export interface UserBadge {
 export function findUserBadges(db: DB, accountIds: Iterable<Id>): Map<Id, UserBadge> {
   const out = new Map<Id, UserBadge>();
   const list = idListJson(accountIds);
-  if (list === "[]") return out;
   const rows = stmt(db, "SELECT account_id, role, settings FROM users WHERE account_id IN (SELECT value FROM json_each(?))").all(list) as Row[];
   for (const r of rows) out.set(str(r.account_id), userBadge(r.role as Role, json<Record<string, unknown>>(r.settings, {})));
   return out;

@@ -22,18 +22,20 @@ export function loadViewerFlags(db: DB, viewerId: Id, statusIds: Iterable<Id>, c
   // Each branch walks the id list and probes the viewer's index once per id. CROSS JOIN
   // keeps that order: SQLite would otherwise scan all the viewer's rows of the table for
   // each id, and `IN (SELECT ...)` builds a temporary index per branch, which costs more.
+  // `+@v`: a bare parameter against a column sampled by ANALYZE makes SQLite re-plan the
+  // statement on every bind.
   const rows = stmt(
     db,
-    `SELECT 'f' AS k, f.status_id AS id FROM json_each(@ids) j CROSS JOIN favourites f ON f.account_id = @v AND f.status_id = j.value
+    `SELECT 'f' AS k, f.status_id AS id FROM json_each(@ids) j CROSS JOIN favourites f ON f.account_id = +@v AND f.status_id = j.value
      UNION ALL
-     SELECT 'r', s.reblog_of_id FROM json_each(@ids) j CROSS JOIN statuses s ON s.account_id = @v AND s.reblog_of_id = j.value
+     SELECT 'r', s.reblog_of_id FROM json_each(@ids) j CROSS JOIN statuses s ON s.account_id = +@v AND s.reblog_of_id = j.value
      UNION ALL
-     SELECT 'b', b.status_id FROM json_each(@ids) j CROSS JOIN bookmarks b ON b.account_id = @v AND b.status_id = j.value
+     SELECT 'b', b.status_id FROM json_each(@ids) j CROSS JOIN bookmarks b ON b.account_id = +@v AND b.status_id = j.value
      UNION ALL
-     SELECT 'p', p.status_id FROM json_each(@ids) j CROSS JOIN status_pins p ON p.account_id = @v AND p.status_id = j.value
+     SELECT 'p', p.status_id FROM json_each(@ids) j CROSS JOIN status_pins p ON p.account_id = +@v AND p.status_id = j.value
      UNION ALL
      SELECT 'm', m.conversation_id FROM json_each(@convs) j CROSS JOIN conversation_mutes m
-       ON m.account_id = @v AND m.conversation_id = j.value`,
+       ON m.account_id = +@v AND m.conversation_id = j.value`,
   ).all({ v: BigInt(viewerId), ids: idListJson(new Set(statusIds)), convs: idListJson(new Set(conversationIds)) }) as Row[];
   for (const r of rows) {
     const id = str(r.id);

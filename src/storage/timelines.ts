@@ -1,12 +1,15 @@
 import { type DB, type Row, stmt, str, idListJson } from "../db/db.ts";
-import { allRows } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
-import { rowToStatus, type Status } from "./statuses.ts";
 
 // Timeline reads. Each is one keyset query over an index whose order is the status id
 // (home_feeds / list_feeds primary keys, statuses partial indexes, statuses_tags, statuses_account),
 // never OFFSET; read-time filters are correlated NOT EXISTS probes, so a mute or block applies
 // at once and a filtered row simply lets the scan continue.
+//
+// Parameters are written `+@name`. SQLite re-plans a statement each time it is bound when a
+// bare parameter sets a LIMIT or meets an indexed column that ANALYZE has sampled
+// (sqlite_stat4), and re-planning costs more than running these queries. The unary plus
+// hides the value from the planner; the index is used just the same.
 
 export interface Page {
   limit: number;
@@ -46,10 +49,10 @@ export function viewerHides(db: DB, viewerId: Id | null, now: number): ViewerHid
     db,
     `SELECT
        (SELECT json_group_array(id) FROM (
-          SELECT target_account_id AS id FROM blocks WHERE account_id = @viewer
-          UNION SELECT account_id FROM blocks WHERE target_account_id = @viewer
-          UNION SELECT target_account_id FROM mutes WHERE account_id = @viewer AND (expires_at IS NULL OR expires_at > @now))) AS accounts,
-       (SELECT json_group_array(domain) FROM account_domain_blocks WHERE account_id = @viewer) AS domains`,
+          SELECT target_account_id AS id FROM blocks WHERE account_id = +@viewer
+          UNION SELECT account_id FROM blocks WHERE target_account_id = +@viewer
+          UNION SELECT target_account_id FROM mutes WHERE account_id = +@viewer AND (expires_at IS NULL OR expires_at > +@now))) AS accounts,
+       (SELECT json_group_array(domain) FROM account_domain_blocks WHERE account_id = +@viewer) AS domains`,
   ).get({ viewer: BigInt(viewerId), now }) as Row;
   const nonEmpty = (v: unknown) => (typeof v === "string" && v !== "[]" ? v : null);
   return { accounts: nonEmpty(r.accounts), domains: nonEmpty(r.domains) };
@@ -78,31 +81,35 @@ function viewerFilter(h: ViewerHides): string {
   return `${hiddenFilter(h, "s.account_id")} ${hiddenFilter(h, "o.account_id", true)}`;
 }
 
-function run(db: DB, sql: string, params: Record<string, unknown>, ascending: boolean): Status[] {
-  const rows = allRows(db, sql, params).map(rowToStatus);
-  return ascending ? rows.reverse() : rows;
+/**
+ * Runs a page query selecting `s.id`: pages return ids, which services/timelines.ts turns
+ * into statuses through the status row cache (storage/status-cache.ts).
+ */
+function run(db: DB, sql: string, params: Record<string, unknown>, ascending: boolean): Id[] {
+  const ids = (stmt(db, sql).pluck().all(params) as bigint[]).map(str);
+  return ascending ? ids.reverse() : ids;
 }
 
 /** A page of a materialised feed (home_feeds by account, list_feeds by list). */
-function feedPage(db: DB, table: "home_feeds" | "list_feeds", key: "account_id" | "list_id", owner: Id, viewerId: Id, page: Page, now: number): Status[] {
+function feedPage(db: DB, table: "home_feeds" | "list_feeds", key: "account_id" | "list_id", owner: Id, viewerId: Id, page: Page, now: number): Id[] {
   const k = keyset(page);
   if (k.limit <= 0) return [];
   const hides = viewerHides(db, viewerId, now);
-  const sql = `SELECT s.* FROM ${table} h
+  const sql = `SELECT s.id FROM ${table} h
       JOIN statuses s ON s.id = h.status_id
       LEFT JOIN statuses o ON o.id = s.reblog_of_id
-    WHERE h.${key} = @owner AND h.status_id < @upper AND h.status_id > @lower
+    WHERE h.${key} = +@owner AND h.status_id < +@upper AND h.status_id > +@lower
       AND s.deleted_at IS NULL AND (s.reblog_of_id IS NULL OR o.deleted_at IS NULL)
       ${viewerFilter(hides)}
-    ORDER BY h.status_id ${k.ascending ? "ASC" : "DESC"} LIMIT @limit`;
+    ORDER BY h.status_id ${k.ascending ? "ASC" : "DESC"} LIMIT +@limit`;
   return run(db, sql, { owner: BigInt(owner), upper: k.upper, lower: k.lower, limit: k.limit, ...hiddenParams(hides) }, k.ascending);
 }
 
-export function homeTimelinePage(db: DB, viewerId: Id, page: Page, now: number): Status[] {
+export function homeTimelinePage(db: DB, viewerId: Id, page: Page, now: number): Id[] {
   return feedPage(db, "home_feeds", "account_id", viewerId, viewerId, page, now);
 }
 
-export function listTimelinePage(db: DB, listId: Id, viewerId: Id, page: Page, now: number): Status[] {
+export function listTimelinePage(db: DB, listId: Id, viewerId: Id, page: Page, now: number): Id[] {
   return feedPage(db, "list_feeds", "list_id", listId, viewerId, page, now);
 }
 
@@ -128,21 +135,21 @@ function originFilter(f: PublicFilter): string {
  * clause repeats the partial indexes' conditions (statuses_public / statuses_local_public) so
  * SQLite scans them by id.
  */
-export function publicTimelinePage(db: DB, viewerId: Id | null, f: PublicFilter, page: Page, now: number): Status[] {
+export function publicTimelinePage(db: DB, viewerId: Id | null, f: PublicFilter, page: Page, now: number): Id[] {
   const k = keyset(page);
   if (k.limit <= 0) return [];
   const hides = viewerHides(db, viewerId, now);
   // The local timeline walks its own partial index (SQLite would otherwise pick statuses_public).
   const index = f.local && !f.remote ? "INDEXED BY statuses_local_public" : "";
-  const sql = `SELECT s.* FROM statuses s ${index}
+  const sql = `SELECT s.id FROM statuses s ${index}
     WHERE s.visibility = 'public' AND s.reblog_of_id IS NULL AND s.deleted_at IS NULL
       ${originFilter(f)}
-      AND s.id < @upper AND s.id > @lower
+      AND s.id < +@upper AND s.id > +@lower
       AND (s.in_reply_to_id IS NULL OR s.in_reply_to_account_id = s.account_id)
       ${f.onlyMedia ? HAS_MEDIA : ""}
       ${LISTED_AUTHOR}
       ${hiddenFilter(hides, "s.account_id")}
-    ORDER BY s.id ${k.ascending ? "ASC" : "DESC"} LIMIT @limit`;
+    ORDER BY s.id ${k.ascending ? "ASC" : "DESC"} LIMIT +@limit`;
   const params: Record<string, unknown> = { upper: k.upper, lower: k.lower, limit: k.limit, ...hiddenParams(hides) };
   return run(db, sql, params, k.ascending);
 }
@@ -164,21 +171,21 @@ export interface TagFilter extends PublicFilter {
  * One tag's public posts (replies included), newest first by the statuses_tags primary key
  * (tag_id, status_id). The caller merges the pages of the `any` tags.
  */
-export function tagTimelinePage(db: DB, tagId: Id, hides: ViewerHides, f: TagFilter, page: Page): Status[] {
+export function tagTimelinePage(db: DB, tagId: Id, hides: ViewerHides, f: TagFilter, page: Page): Id[] {
   const k = keyset(page);
   if (k.limit <= 0) return [];
-  const sql = `SELECT s.* FROM statuses_tags st JOIN statuses s ON s.id = st.status_id
-    WHERE st.tag_id = @tag AND st.status_id < @upper AND st.status_id > @lower
+  const sql = `SELECT s.id FROM statuses_tags st JOIN statuses s ON s.id = st.status_id
+    WHERE st.tag_id = +@tag AND st.status_id < +@upper AND st.status_id > +@lower
       AND s.visibility = 'public' AND s.reblog_of_id IS NULL AND s.deleted_at IS NULL
       ${originFilter(f)}
       ${f.onlyMedia ? HAS_MEDIA : ""}
       ${f.allTagIds.length ? `AND (SELECT count(*) FROM statuses_tags x WHERE x.status_id = s.id
-            AND x.tag_id IN (SELECT value FROM json_each(@all))) = @allCount` : ""}
+            AND x.tag_id IN (SELECT value FROM json_each(@all))) = +@allCount` : ""}
       ${f.noneTagIds.length ? `AND NOT EXISTS (SELECT 1 FROM statuses_tags x WHERE x.status_id = s.id
             AND x.tag_id IN (SELECT value FROM json_each(@none)))` : ""}
       ${LISTED_AUTHOR}
       ${hiddenFilter(hides, "s.account_id")}
-    ORDER BY st.status_id ${k.ascending ? "ASC" : "DESC"} LIMIT @limit`;
+    ORDER BY st.status_id ${k.ascending ? "ASC" : "DESC"} LIMIT +@limit`;
   const params: Record<string, unknown> = { tag: BigInt(tagId), upper: k.upper, lower: k.lower, limit: k.limit, ...hiddenParams(hides) };
   if (f.allTagIds.length) Object.assign(params, { all: idListJson(f.allTagIds), allCount: new Set(f.allTagIds).size });
   if (f.noneTagIds.length) params.none = idListJson(f.noneTagIds);
@@ -207,10 +214,10 @@ function visibleTo(relation: "owner" | "follower" | "other" | "anonymous"): stri
       return "AND s.visibility IN ('public', 'unlisted')";
     case "follower":
       return `AND (s.visibility IN ('public', 'unlisted', 'private')
-        OR EXISTS (SELECT 1 FROM mentions vm WHERE vm.status_id = s.id AND vm.account_id = @viewer))`;
+        OR EXISTS (SELECT 1 FROM mentions vm WHERE vm.status_id = s.id AND vm.account_id = +@viewer))`;
     case "other":
       return `AND (s.visibility IN ('public', 'unlisted')
-        OR EXISTS (SELECT 1 FROM mentions vm WHERE vm.status_id = s.id AND vm.account_id = @viewer))`;
+        OR EXISTS (SELECT 1 FROM mentions vm WHERE vm.status_id = s.id AND vm.account_id = +@viewer))`;
   }
 }
 
@@ -222,7 +229,7 @@ export function accountStatusesPage(
   f: AccountStatusesFilter,
   page: Page,
   now: number,
-): Status[] {
+): Id[] {
   const k = keyset(page);
   if (k.limit <= 0) return [];
   // Boosts of posts by accounts the viewer hides are dropped (not the owner's own view).
@@ -234,16 +241,16 @@ export function accountStatusesPage(
       ${f.excludeReblogs ? "AND s.reblog_of_id IS NULL" : ""}
       ${f.excludeDirect ? "AND s.visibility <> 'direct'" : ""}
       ${f.onlyMedia ? HAS_MEDIA : ""}
-      ${f.taggedId ? "AND EXISTS (SELECT 1 FROM statuses_tags tg WHERE tg.status_id = s.id AND tg.tag_id = @tagged)" : ""}
+      ${f.taggedId ? "AND EXISTS (SELECT 1 FROM statuses_tags tg WHERE tg.status_id = s.id AND tg.tag_id = +@tagged)" : ""}
       ${hiddenFilter(hides, "o.account_id", true)}`;
   // Pinned posts are few (Mastodon allows 5): listed in pin order, newest pin first.
   const sql = f.pinned
-    ? `SELECT s.* FROM status_pins p JOIN statuses s ON s.id = p.status_id LEFT JOIN statuses o ON o.id = s.reblog_of_id
-       WHERE p.account_id = @account AND s.account_id = @account AND s.id < @upper AND s.id > @lower ${filters}
-       ORDER BY p.id DESC LIMIT @limit`
-    : `SELECT s.* FROM statuses s LEFT JOIN statuses o ON o.id = s.reblog_of_id
-       WHERE s.account_id = @account AND s.id < @upper AND s.id > @lower ${filters}
-       ORDER BY s.id ${k.ascending ? "ASC" : "DESC"} LIMIT @limit`;
+    ? `SELECT s.id FROM status_pins p JOIN statuses s ON s.id = p.status_id LEFT JOIN statuses o ON o.id = s.reblog_of_id
+       WHERE p.account_id = +@account AND s.account_id = +@account AND s.id < +@upper AND s.id > +@lower ${filters}
+       ORDER BY p.id DESC LIMIT +@limit`
+    : `SELECT s.id FROM statuses s LEFT JOIN statuses o ON o.id = s.reblog_of_id
+       WHERE s.account_id = +@account AND s.id < +@upper AND s.id > +@lower ${filters}
+       ORDER BY s.id ${k.ascending ? "ASC" : "DESC"} LIMIT +@limit`;
   const params: Record<string, unknown> = { account: BigInt(accountId), upper: k.upper, lower: k.lower, limit: k.limit, ...hiddenParams(hides) };
   if (viewerId && (relation === "follower" || relation === "other")) params.viewer = BigInt(viewerId);
   if (f.taggedId) params.tagged = BigInt(f.taggedId);

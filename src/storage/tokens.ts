@@ -65,7 +65,7 @@ export function findTokenWithOwner(db: DB, tokenHash: string): TokenOwner | unde
     db,
     `SELECT t.*, u.*, a.* FROM oauth_tokens t
      LEFT JOIN users u ON u.id = t.user_id LEFT JOIN accounts a ON a.id = u.account_id
-     WHERE t.token_hash = ?`,
+     WHERE t.token_hash = +?`, // `+`: no re-planning on each bind (see storage/timelines.ts)
     tokenHash,
   );
   if (!r) return undefined;

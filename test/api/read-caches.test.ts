@@ -1,17 +1,19 @@
-// The read paths keep token owners and embedded account renderings in memory
+// The read paths keep token owners, embedded account renderings and status rows in memory
 // (src/db/row-cache.ts). These tests pin down that nothing stale is ever served: writes by
-// this server, writes by another process and custom emoji changes all show on the very next
-// request.
+// this server, writes by another process, custom emoji changes and rolled-back transactions
+// all show (or not) on the very next request.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import { loadConfig } from "../../src/config/config.ts";
+import { tx } from "../../src/db/db.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { closeApp, createApp } from "../../src/main.ts";
 import { createCustomEmoji } from "../../src/services/custom-emojis.ts";
 import { updateProfile } from "../../src/services/accounts.ts";
 import { revokeAccessToken } from "../../src/services/oauth-token.ts";
-import { findAccountById } from "../../src/storage/accounts.ts";
+import { embeddedAccounts } from "../../src/serializers/account.ts";
+import { findAccountById, updateAccount } from "../../src/storage/accounts.ts";
 import { findTokenByHash } from "../../src/storage/tokens.ts";
 import { findUserById } from "../../src/storage/users.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
@@ -67,6 +69,15 @@ test("counters and profile edits show at once in verify_credentials and embedded
   await s.drainJobs();
   assert.equal((await homeAccountOf(s, bob, first.id)).statuses_count, 2);
 
+  // Status rows are cached too: counters and edits show at once.
+  const seen = async () => (await s.api(bob, "GET", "/api/v1/timelines/home")).find((st: { id: string }) => st.id === first.id);
+  assert.equal((await seen()).favourites_count, 0);
+  await s.api(bob, "POST", `/api/v1/statuses/${first.id}/favourite`);
+  assert.equal((await seen()).favourites_count, 1);
+  assert.equal((await seen()).favourited, true);
+  await s.api(alice, "PUT", `/api/v1/statuses/${first.id}`, { status: "first, edited" });
+  assert.equal((await seen()).content, "<p>first, edited</p>");
+
   await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { display_name: "Alice A." });
   assert.equal((await homeAccountOf(s, bob, first.id)).display_name, "Alice A.");
   const notes = await s.api(alice, "GET", "/api/v1/notifications");
@@ -100,4 +111,24 @@ test("a custom emoji added later shows in an account already rendered", async (t
   await createCustomEmoji(s.app, { shortcode: "wave", data: png, contentType: "image/png" });
   const emojis = (await homeAccountOf(s, bob, post.id)).emojis;
   assert.deepEqual(emojis.map((e: { shortcode: string }) => e.shortcode), ["wave"]);
+});
+
+test("a rendering made inside a transaction that rolls back is never cached", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const bob = await s.user("bob");
+  await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/follow`);
+  const post = await s.api(alice, "POST", "/api/v1/statuses", { status: "hello" });
+  await s.drainJobs();
+  assert.equal((await homeAccountOf(s, bob, post.id)).display_name, "");
+  // A failing use case: it renders the account after changing it, then rolls back.
+  assert.throws(() =>
+    tx(s.app.db, () => {
+      updateAccount(s.app.db, alice.id, { displayName: "Never saved" });
+      assert.equal(embeddedAccounts(s.app, [alice.id]).get(alice.id)!.json.display_name, "Never saved");
+      throw new Error("roll back");
+    }),
+  );
+  assert.equal((await homeAccountOf(s, bob, post.id)).display_name, "");
 });
