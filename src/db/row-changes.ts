@@ -18,6 +18,8 @@ interface Watch {
   channels: Map<string, Set<RowListener>>;
   dataVersion: number | null;
   version: Database.Statement;
+  /** Synced during the current synchronous run (cleared by a microtask). */
+  synced: boolean;
 }
 
 const watches = new WeakMap<DB, Watch>();
@@ -33,7 +35,7 @@ function watchOf(db: DB): Watch {
       return null;
     });
     const version = db.prepare("PRAGMA data_version").pluck().safeIntegers(false);
-    watches.set(db, (w = { channels, dataVersion: null, version }));
+    watches.set(db, (w = { channels, dataVersion: null, version, synced: false }));
   }
   return w;
 }
@@ -62,11 +64,16 @@ export function onRowChange(db: DB, table: string, keyColumn: string | null, lis
 }
 
 /**
- * Tells every listener "all" if another connection committed since the last call. One
- * PRAGMA: a WAL read lock on its own, nothing more inside a transaction.
+ * Tells every listener "all" if another connection committed since the last check. One
+ * PRAGMA (a WAL read lock on its own, nothing more inside a transaction), at most once per
+ * synchronous run: the caches a request consults in one go are checked together, so they
+ * agree with the database as it was at that check.
  */
 export function syncOtherWriters(db: DB): void {
   const w = watchOf(db);
+  if (w.synced) return;
+  w.synced = true;
+  queueMicrotask(() => (w.synced = false));
   const v = w.version.get() as number;
   if (w.dataVersion === v) return;
   w.dataVersion = v;

@@ -4,10 +4,10 @@ import { ApiError } from "../errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { scopesSatisfy } from "../lib/scopes.ts";
 import { touchToken, type Token } from "../storage/tokens.ts";
-import { findTokenOwnerCached } from "./token-cache.ts";
 import { recordActivityDay, type User } from "../storage/users.ts";
 import type { Account } from "../storage/accounts.ts";
 import type { Params } from "./params.ts";
+import { findTokenOwnerCached } from "./token-cache.ts";
 
 export interface Viewer {
   token: Token;
