@@ -65,15 +65,17 @@ export function onRowChange(db: DB, table: string, keyColumn: string | null, lis
 
 /**
  * Tells every listener "all" if another connection committed since the last check. One
- * PRAGMA (a WAL read lock on its own, nothing more inside a transaction), at most once per
- * synchronous run: the caches a request consults in one go are checked together, so they
- * agree with the database as it was at that check.
+ * PRAGMA: nearly free inside a transaction, but a WAL read lock of its own outside one, so
+ * there it runs once per synchronous run (the caches a request consults in one go then agree
+ * with the database as it was at that check).
  */
 export function syncOtherWriters(db: DB): void {
   const w = watchOf(db);
-  if (w.synced) return;
-  w.synced = true;
-  queueMicrotask(() => (w.synced = false));
+  if (w.synced && !db.inTransaction) return;
+  if (!w.synced) {
+    w.synced = true;
+    queueMicrotask(() => (w.synced = false));
+  }
   const v = w.version.get() as number;
   if (w.dataVersion === v) return;
   w.dataVersion = v;

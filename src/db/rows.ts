@@ -66,6 +66,13 @@ export function getRow(db: DB, sql: string, ...params: unknown[]): Row | undefin
   return v && checked(db, sql, c, v).flat(v);
 }
 
+/** `allRows` for a join of distinct tables, each row split by table (see `getRowByTable`). */
+export function allRowsByTable(db: DB, sql: string, ...params: unknown[]): Record<string, Row>[] {
+  const c = compiled(db, sql);
+  const values = c.statement.all(...params) as unknown[][];
+  return values.map(checked(db, sql, c, values[0]).byTable);
+}
+
 /**
  * One row of a join of distinct tables, as one row object per table name (so `SELECT t.*,
  * u.*` keeps both `id` columns). A LEFT JOIN without a match gives a row of nulls.

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { installRowCache } from "../db/row-cache.ts";
-import { EMBEDDED_ACCOUNTS_CACHE } from "../serializers/account.ts";
+import { CREDENTIAL_EXTRAS_CACHE, EMBEDDED_ACCOUNTS_CACHE } from "../serializers/account.ts";
 import { STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
 import { corsHeaders, preflightHeaders } from "./headers.ts";
 import { TOKEN_OWNERS_CACHE } from "./token-cache.ts";
@@ -109,7 +109,9 @@ export function createHttpApp(app: App): HttpApp {
   });
 
   // Request-path caches (exact: see db/row-cache.ts), installed before any request runs.
-  for (const spec of [TOKEN_OWNERS_CACHE, EMBEDDED_ACCOUNTS_CACHE, STATUS_ROWS_CACHE]) installRowCache(app, spec);
+  for (const spec of [TOKEN_OWNERS_CACHE, EMBEDDED_ACCOUNTS_CACHE, CREDENTIAL_EXTRAS_CACHE, STATUS_ROWS_CACHE]) {
+    installRowCache(app, spec);
+  }
 
   const router = new Router(h3);
   registerRoutes(app, router);

@@ -8,7 +8,14 @@ import { mediaUrl } from "../lib/urls.ts";
 import { defaultAvatarUrl, defaultHeaderUrl } from "../media/default-images.ts";
 import { stillName } from "../media/files.ts";
 import { type Account, findAccountsByIds } from "../storage/accounts.ts";
-import { findCredentialExtras, findUserBadges, type UserBadge, userBadge } from "../storage/account-profile.ts";
+import {
+  type CredentialExtras,
+  findAccountsWithBadges,
+  findCredentialExtras,
+  findUserBadges,
+  type UserBadge,
+  userBadge,
+} from "../storage/account-profile.ts";
 import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
 import type { User } from "../storage/users.ts";
 import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
@@ -181,9 +188,11 @@ export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedA
       if (hit) out.set(id, hit);
       else missing.push(id);
     }
-    // Both lookups run even when everything was cached: a page costs the same queries.
-    const accounts = [...findAccountsByIds(app.db, missing).values()];
-    const badges = findUserBadges(app.db, accounts.filter((a) => a.domain === null).map((a) => a.id));
+    // The lookup runs even when everything was cached: a page costs the same queries.
+    const found = findAccountsWithBadges(app.db, missing);
+    const accounts = found.map((f) => f.account);
+    const badges = new Map<Id, UserBadge>();
+    for (const f of found) if (f.badge) badges.set(f.account.id, f.badge);
     const batch = loadBatch(app, accounts, badges);
     for (const a of accounts) {
       const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain });
@@ -198,12 +207,36 @@ export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedA
 // Mastodon caps the count shown to the owner (FollowRequest...limit(40).count).
 const FOLLOW_REQUESTS_CAP = 40;
 
+/**
+ * A CredentialAccount's plain-text fields and follow-request count, by account id. Any
+ * account change drops them all (the count skips suspended requesters), and so does a follow
+ * request to the account.
+ */
+export const CREDENTIAL_EXTRAS_CACHE: RowCacheSpec = {
+  name: "credential-extras",
+  max: 1024,
+  watches: [
+    ["accounts", null],
+    ["follow_requests", "target_account_id"],
+  ],
+};
+
+function credentialExtras(app: App, accountId: Id): CredentialExtras {
+  const cache = findRowCache<CredentialExtras>(app, CREDENTIAL_EXTRAS_CACHE);
+  cache?.sync();
+  const hit = cache?.get(accountId);
+  if (hit) return hit;
+  const extras = deepFreeze(findCredentialExtras(app.db, accountId, FOLLOW_REQUESTS_CAP));
+  cache?.set(accountId, extras);
+  return extras;
+}
+
 /** CredentialAccount: Account plus `source` (and `role`) for the account's own user. */
 export function toApiCredentialAccount(app: App, account: Account, user: User): ApiAccount {
-  // The caller holds the user, so the common case (no emojis, not moved) costs one query.
+  // The caller holds the user, so the common case (no emojis, not moved) reads nothing more.
   const known = new Map([[account.id, userBadge(user.role, user.settings)]]);
   const base = render(app, account, loadBatch(app, [account], known), false);
-  const extras = findCredentialExtras(app.db, account.id, FOLLOW_REQUESTS_CAP);
+  const extras = credentialExtras(app, account.id);
   const verified = account.fields;
   const source = {
     privacy: user.defaultPrivacy,

@@ -1,21 +1,28 @@
 import { type DB, type Row, stmt, num, json, idListJson, str } from "../db/db.ts";
-import { allRows } from "../db/rows.ts";
+import { allRows, allRowsByTable } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
+import { type Account, rowToAccount } from "./accounts.ts";
 import { rowToUser, type Role, type User } from "./users.ts";
 
 // Account reads and writes used by the accounts API beyond storage/accounts.ts: plain-text
-// profile fields (migration 0003), batched user lookups, the follow-request count.
+// profile fields (migration 0003), batched user lookups, the follow-request count, and the
+// narrow reads the Account serializer needs.
 
 export interface FieldSource {
   name: string;
   value: string;
 }
 
+export interface CredentialExtras {
+  fieldSources: FieldSource[];
+  followRequests: number;
+}
+
 /**
  * What a CredentialAccount adds, in one statement: the plain-text profile fields and the
  * pending follow requests from non-suspended accounts, counted up to `cap`.
  */
-export function findCredentialExtras(db: DB, accountId: Id, cap: number): { fieldSources: FieldSource[]; followRequests: number } {
+export function findCredentialExtras(db: DB, accountId: Id, cap: number): CredentialExtras {
   // The cap is written into the SQL: SQLite re-prepares a statement whose subquery LIMIT is
   // a bound parameter every time it is bound, which costs more than the count itself.
   const limit = Math.max(0, Math.trunc(cap));
@@ -55,9 +62,27 @@ export interface UserBadge {
 export function findUserBadges(db: DB, accountIds: Iterable<Id>): Map<Id, UserBadge> {
   const out = new Map<Id, UserBadge>();
   const list = idListJson(accountIds);
+  if (list === "[]") return out;
   const rows = stmt(db, "SELECT account_id, role, settings FROM users WHERE account_id IN (SELECT value FROM json_each(?))").all(list) as Row[];
   for (const r of rows) out.set(str(r.account_id), userBadge(r.role as Role, json<Record<string, unknown>>(r.settings, {})));
   return out;
+}
+
+/**
+ * Accounts with their users' badges (absent for remote accounts), in one query. It runs even
+ * for no ids, so a page costs the same queries whatever a cache in front of it holds.
+ */
+export function findAccountsWithBadges(db: DB, ids: Iterable<Id>): { account: Account; badge?: UserBadge }[] {
+  const rows = allRowsByTable(
+    db,
+    `SELECT a.*, u.role, u.settings FROM accounts a LEFT JOIN users u ON u.account_id = a.id
+     WHERE a.id IN (SELECT value FROM json_each(?))`,
+    idListJson(new Set(ids)),
+  );
+  return rows.map((r) => ({
+    account: rowToAccount(r.accounts),
+    badge: r.users.role === null ? undefined : userBadge(r.users.role as Role, json<Record<string, unknown>>(r.users.settings, {})),
+  }));
 }
 
 export const userBadge = (role: Role, settings: Record<string, unknown>): UserBadge => ({ role, noindex: settings.noindex === true });

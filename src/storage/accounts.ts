@@ -178,13 +178,12 @@ export function findAccountById(db: DB, id: Id): Account | undefined {
   return r && rowToAccount(r);
 }
 
-/**
- * Loads several accounts in one query (serializers batch a page's lookups). It runs even for
- * no ids, so a page costs the same queries whatever a cache in front of it holds.
- */
+/** Loads several accounts in one query (serializers batch a page's lookups). */
 export function findAccountsByIds(db: DB, ids: Id[]): Map<Id, Account> {
   const out = new Map<Id, Account>();
-  for (const r of allRows(db, "SELECT * FROM accounts WHERE id IN (SELECT value FROM json_each(?))", idListJson(new Set(ids)))) {
+  const uniq = [...new Set(ids)];
+  if (uniq.length === 0) return out;
+  for (const r of allRows(db, "SELECT * FROM accounts WHERE id IN (SELECT value FROM json_each(?))", idListJson(uniq))) {
     const a = rowToAccount(r);
     out.set(a.id, a);
   }

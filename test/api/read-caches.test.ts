@@ -95,6 +95,22 @@ test("counters and profile edits show at once in verify_credentials and embedded
   assert.equal((await s.api(alice, "GET", VERIFY)).display_name, "Alice B.");
 });
 
+test("verify_credentials shows new follow requests and profile fields at once", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const bob = await s.user("bob");
+  await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { locked: true });
+  for (let i = 0; i < 2; i++) assert.equal((await s.api(alice, "GET", VERIFY)).source.follow_requests_count, 0);
+  await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/follow`);
+  assert.equal((await s.api(alice, "GET", VERIFY)).source.follow_requests_count, 1);
+  await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { fields_attributes: [{ name: "Site", value: "example.org" }] });
+  assert.deepEqual(
+    (await s.api(alice, "GET", VERIFY)).source.fields.map((f: { name: string; value: string }) => [f.name, f.value]),
+    [["Site", "example.org"]],
+  );
+});
+
 test("a custom emoji added later shows in an account already rendered", async (t) => {
   const s = await startTestServer();
   t.after(() => s.close());
