@@ -20,6 +20,11 @@ export interface Config {
   registrations: Registrations;
   /** Let federation fetch and deliver to loopback/private addresses (tests, local set-ups). */
   allowPrivateAddresses: boolean;
+  /**
+   * Authorized fetch ("secure mode"): ActivityPub GETs of actors, statuses and collections
+   * need a valid HTTP signature (the instance actor at /actor never does).
+   */
+  authorizedFetch: boolean;
   host: string;
   port: number;
   logLevel: LogLevel;
@@ -65,6 +70,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   contactEmail: { kind: "string", def: "" },
   registrations: { kind: { enum: ["open", "approval", "closed"] }, def: "open" },
   allowPrivateAddresses: { kind: "bool", def: false },
+  authorizedFetch: { kind: "bool", def: false },
   host: { kind: "string", def: "127.0.0.1" },
   port: { kind: "int", min: 0, max: 65535, def: 3000 },
   logLevel: { kind: { enum: ["debug", "info", "warn", "error", "silent"] }, def: "info" },

@@ -26,6 +26,7 @@ import { registerConversationsRoutes } from "./routes/api/v1/conversations.ts";
 import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
 import { registerStatusInteractionRoutes } from "./routes/api/v1/status-interactions.ts";
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
+import { registerFederationRoutes } from "../federation/register.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -54,5 +55,6 @@ export function registerRoutes(app: App, r: Router): void {
   registerStatusesRoutes(app, r);
   registerStatusInteractionRoutes(app, r);
   registerBookmarksFavouritesRoutes(app, r);
+  registerFederationRoutes(app, r);
   if (app.config.benchRoutes) registerBenchRoutes(app, r);
 }

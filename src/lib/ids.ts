@@ -47,6 +47,16 @@ export function createIdGenerator(now: () => number = Date.now): IdGenerator {
   };
 }
 
+/**
+ * An id for a record that happened at `ms` (a remote post keeps its publication time, as
+ * Mastodon's Snowflake.id_at): the sequence bits are random, so callers that insert it must
+ * expect (rarely) a taken id and draw again.
+ */
+export function idAt(ms: number): Id {
+  const seq = BigInt(Math.floor(Math.random() * 65_536));
+  return ((BigInt(Math.max(0, Math.floor(ms))) << SEQ_BITS) | seq).toString();
+}
+
 /** Milliseconds encoded in an id. */
 export function idTime(id: Id): number {
   return Number(BigInt(id) >> SEQ_BITS);

@@ -173,9 +173,11 @@ export function formatPlainText(text: string, opts: FormatOptions = {}): string 
   return multiline ? paragraphs(html) : html;
 }
 
-// Mastodon's Account::MENTION_RE: not after a word character, "=" or "/".
+// Mastodon's Account::MENTION_RE: not after a word character, "=" or "/". Roost also takes a
+// port on the domain (`@bob@127.0.0.1:4001`): instances on a non-default port (local set-ups,
+// tests) have handles with one.
 const MENTION_RE =
-  /(?<![=/\p{L}\p{M}\p{N}\p{Pc}])@([a-z0-9_]+(?:[.-]+[a-z0-9_]+)*)(?:@([\p{L}\p{M}\p{N}\p{Pc}]+(?:[.-]+[\p{L}\p{M}\p{N}\p{Pc}]+)*))?/giu;
+  /(?<![=/\p{L}\p{M}\p{N}\p{Pc}])@([a-z0-9_]+(?:[.-]+[a-z0-9_]+)*)(?:@([\p{L}\p{M}\p{N}\p{Pc}]+(?:[.-]+[\p{L}\p{M}\p{N}\p{Pc}]+)*(?::\d{1,5}(?!\d))?))?/giu;
 
 export interface MentionMatch {
   start: number;

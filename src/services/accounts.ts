@@ -8,6 +8,7 @@ import { type Account, type ProfileField, findAccountByHandle, updateAccount } f
 import { type FieldSource, updateFieldSources } from "../storage/account-profile.ts";
 import { type Privacy, type User, updateUser } from "../storage/users.ts";
 import { isLocalDomain, reloadViewer } from "./account-lookup.ts";
+import { onProfileUpdated } from "../federation/outbox/hooks.ts";
 import { authorizeAllFollowRequests } from "./follows.ts";
 import { type ProfileImageKind, type StoredProfileImage, profileImageFiles, readProfileImage, storeProfileImage } from "./profile-media.ts";
 
@@ -144,6 +145,7 @@ export async function updateProfile(app: App, account: Account, user: User, inpu
       if (Object.keys(userPatch).length) updateUser(app.db, user.id, { ...userPatch, updatedAt: now });
       // Unlocking accepts the pending follow requests, as Mastodon's UpdateAccountService does.
       if (account.locked && input.locked === false) authorizeAllFollowRequests(app, account.id);
+      onProfileUpdated(app, account);
     });
   } catch (err) {
     await removeMediaFiles(app, Object.values(stored).flatMap((s) => s.written));
@@ -160,7 +162,10 @@ export async function removeProfileImage(app: App, account: Account, user: User,
     kind === "avatar"
       ? { avatarFile: null, avatarContentType: null, avatarRemoteUrl: null }
       : { headerFile: null, headerContentType: null, headerRemoteUrl: null };
-  updateAccount(app.db, account.id, { ...patch, updatedAt: app.now() });
+  tx(app.db, () => {
+    updateAccount(app.db, account.id, { ...patch, updatedAt: app.now() });
+    onProfileUpdated(app, account);
+  });
   await removeMediaFiles(app, files);
   return reloadViewer(app, account.id, user.id);
 }

@@ -7,6 +7,7 @@ import { findFollow } from "../storage/follows.ts";
 import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
 import { isBlocking } from "../storage/relationship-checks.ts";
 import { clearFeeds, endFollow, endFollowRequest } from "./follows.ts";
+import { onBlocked, onFollowRejected, onUnblocked, onUnfollowed } from "../federation/outbox/hooks.ts";
 import { inTx } from "./relationships.ts";
 
 // Mastodon's BlockService + AfterBlockService, UnblockService.
@@ -26,14 +27,24 @@ export function blockAccount(app: App, source: Account, target: Account): void {
       [source.id, target.id],
       [target.id, source.id],
     ]) {
+      // The blocker's own follow is withdrawn (Undo Follow); the other side's is refused
+      // (Reject Follow). The hooks send them when the other side is remote.
+      const severed = a === source.id ? onUnfollowed : onFollowRejected;
       const follow = findFollow(app.db, a, b);
-      if (follow) endFollow(app, follow);
+      if (follow) {
+        severed(app, follow);
+        endFollow(app, follow);
+      }
       const request = findFollowRequest(app.db, a, b);
-      if (request) endFollowRequest(app, request);
+      if (request) {
+        severed(app, request);
+        endFollowRequest(app, request);
+      }
     }
     if (!findBlock(app.db, source.id, target.id)) {
       const id = app.ids.next();
       insertBlock(app.db, { id, accountId: source.id, targetAccountId: target.id, uri: blockUri(app, id), createdAt: app.now() });
+      onBlocked(app, findBlock(app.db, source.id, target.id)!);
     }
     deleteNotificationsBetween(app.db, source.id, target.id);
   });
@@ -43,7 +54,12 @@ export function blockAccount(app: App, source: Account, target: Account): void {
 
 /** POST /api/v1/accounts/:id/unblock. Idempotent. */
 export function unblockAccount(app: App, source: Account, target: Account): void {
-  deleteBlock(app.db, source.id, target.id);
+  inTx(app, () => {
+    const block = findBlock(app.db, source.id, target.id);
+    if (!block) return;
+    onUnblocked(app, block);
+    deleteBlock(app.db, source.id, target.id);
+  });
 }
 
 export function listBlocks(app: App, owner: Account, page: KeysetPage): PageRow[] {

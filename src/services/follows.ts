@@ -28,6 +28,7 @@ import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
 import { isBlockedEitherWay, isBlocking, isDomainBlocking } from "../storage/relationship-checks.ts";
 import { isLocalDomain, requireVisibleAccount } from "./account-lookup.ts";
 import { removeAccountFromFeeds } from "./feeds.ts";
+import { onFollowAccepted, onFollowRejected, onFollowRequested, onUnfollowed } from "../federation/outbox/hooks.ts";
 import { notify } from "./notifications.ts";
 import { inTx } from "./relationships.ts";
 
@@ -106,11 +107,13 @@ export function followAccount(app: App, source: Account, target: Account, option
     if (target.locked || source.silencedAt !== null || target.domain !== null) {
       insertFollowRequest(app.db, record);
       notify(app, { type: "follow_request", recipientId: target.id, fromAccountId: source.id });
+      onFollowRequested(app, record);
       return { state: "requested", record, optimistic };
     }
     insertFollow(app.db, record);
     adjustFollowCounts(app.db, source.id, target.id, 1);
     notify(app, { type: "follow", recipientId: target.id, fromAccountId: source.id });
+    onFollowAccepted(app, record);
     return { state: "following", record, optimistic };
   });
 }
@@ -137,9 +140,15 @@ export function clearFeeds(app: App, owner: Account, targetId: Id): void {
 export function unfollowAccount(app: App, source: Account, target: Account): void {
   const ended = inTx(app, () => {
     const follow = findFollow(app.db, source.id, target.id);
-    if (follow) endFollow(app, follow);
+    if (follow) {
+      onUnfollowed(app, follow);
+      endFollow(app, follow);
+    }
     const request = findFollowRequest(app.db, source.id, target.id);
-    if (request) endFollowRequest(app, request);
+    if (request) {
+      onUnfollowed(app, request);
+      endFollowRequest(app, request);
+    }
     return !!follow;
   });
   if (ended) clearFeeds(app, source, target.id);
@@ -149,7 +158,10 @@ export function unfollowAccount(app: App, source: Account, target: Account): voi
 export function removeFromFollowers(app: App, owner: Account, follower: Account): void {
   const ended = inTx(app, () => {
     const follow = findFollow(app.db, follower.id, owner.id);
-    if (follow) endFollow(app, follow);
+    if (follow) {
+      onFollowRejected(app, follow);
+      endFollow(app, follow);
+    }
     return !!follow;
   });
   if (ended) clearFeeds(app, follower, owner.id);
@@ -163,6 +175,7 @@ function acceptRequest(app: App, request: FollowRecord): void {
     insertFollow(app.db, { ...request, id: app.ids.next(), createdAt: now, updatedAt: now });
     adjustFollowCounts(app.db, request.accountId, request.targetAccountId, 1);
   }
+  onFollowAccepted(app, request);
   // Mastodon's FollowRequestsController#authorize notifies the target of the new follower.
   notify(app, { type: "follow", recipientId: request.targetAccountId, fromAccountId: request.accountId });
 }
@@ -181,6 +194,7 @@ export function rejectFollowRequest(app: App, target: Account, requesterId: Id):
   inTx(app, () => {
     const request = findFollowRequest(app.db, requesterId, target.id);
     if (!request) throw notFound();
+    onFollowRejected(app, request);
     endFollowRequest(app, request);
   });
 }

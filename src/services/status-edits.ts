@@ -9,6 +9,7 @@ import { hasStatusEdits, insertStatusEdit, listStatusEdits, type StatusEdit } fr
 import { findStatusById, type Status, updateStatusContent } from "../storage/statuses.ts";
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import type { User } from "../storage/users.ts";
+import { onStatusUpdated } from "../federation/outbox/hooks.ts";
 import { notify, notifyStatusUpdate } from "./notifications.ts";
 import { deliverableMentions, knownAccountResolver, validateMediaIds, validateStatusText } from "./statuses.ts";
 
@@ -88,6 +89,7 @@ export function editStatus(
     // Accounts newly mentioned by the edit hear about it (notify() makes one per mention only).
     for (const m of mentions) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });
     notifyStatusUpdate(app, updated);
+    onStatusUpdated(app, updated);
     return updated;
   });
 }

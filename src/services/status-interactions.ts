@@ -20,6 +20,8 @@ import {
   type Visibility,
 } from "../storage/statuses.ts";
 import type { User } from "../storage/users.ts";
+import { onFavourited, onPinChanged, onStatusCreated, onUnfavourited } from "../federation/outbox/hooks.ts";
+import { findFavouriteId } from "../storage/favourites.ts";
 import { notify } from "./notifications.ts";
 import { deleteStatus, requireVisibleStatus } from "./statuses.ts";
 import { canViewStatus } from "./visibility.ts";
@@ -55,9 +57,11 @@ export function favouriteStatus(app: App, viewer: Account, rawId: unknown): Stat
   if (isBlocking(app.db, viewer.id, target.accountId)) throw forbidden();
   tx(app.db, () => {
     const now = app.now();
-    if (!insertFavourite(app.db, { id: app.ids.next(), accountId: viewer.id, statusId: target.id, createdAt: now })) return;
+    const favouriteId = app.ids.next();
+    if (!insertFavourite(app.db, { id: favouriteId, accountId: viewer.id, statusId: target.id, createdAt: now })) return;
     adjustStatusCounter(app.db, target.id, "favourites_count", 1);
     notify(app, { type: "favourite", recipientId: target.accountId, fromAccountId: viewer.id, statusId: target.id });
+    onFavourited(app, favouriteId, viewer.id, target);
   });
   return findStatusById(app.db, status.id)!;
 }
@@ -69,7 +73,10 @@ export function unfavouriteStatus(app: App, viewer: Account, rawId: unknown): St
   if (!found) throw notFound();
   const target = properStatus(app, found);
   const removed = tx(app.db, () => {
-    if (!deleteFavourite(app.db, viewer.id, target.id)) return false;
+    const favouriteId = findFavouriteId(app.db, viewer.id, target.id);
+    if (!favouriteId) return false;
+    onUnfavourited(app, favouriteId, viewer.id, target);
+    deleteFavourite(app.db, viewer.id, target.id);
     adjustStatusCounter(app.db, target.id, "favourites_count", -1);
     return true;
   });
@@ -126,7 +133,9 @@ export function reblogStatus(app: App, viewer: { account: Account; user: User | 
     adjustAuthorStatusesCount(db, me.id, 1, now);
     app.jobs.enqueue("status.fanout", { statusId: id });
     notify(app, { type: "reblog", recipientId: original.accountId, fromAccountId: me.id, statusId: original.id });
-    return findStatusById(db, id)!;
+    const boost = findStatusById(db, id)!;
+    onStatusCreated(app, boost);
+    return boost;
   });
 }
 
@@ -172,13 +181,18 @@ export function pinStatus(app: App, viewer: Account, rawId: unknown): Status {
     if (errors.length) throw unprocessable(`Validation failed: ${errors.join(", ")}`);
     if (isPinned(db, viewer.id, status.id)) throw unprocessable("Duplicate record");
     insertPin(db, { id: app.ids.next(), accountId: viewer.id, statusId: status.id, createdAt: app.now() });
+    onPinChanged(app, "Add", viewer, status);
     return status;
   });
 }
 
 export function unpinStatus(app: App, viewer: Account, rawId: unknown): Status {
   const status = requireVisibleStatus(app, viewer.id, rawId);
-  deletePin(app.db, viewer.id, status.id);
+  tx(app.db, () => {
+    if (!isPinned(app.db, viewer.id, status.id)) return;
+    deletePin(app.db, viewer.id, status.id);
+    onPinChanged(app, "Remove", viewer, status);
+  });
   return status;
 }
 

@@ -29,6 +29,7 @@ import {
 } from "../storage/statuses.ts";
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import { findUserByAccountId, type User } from "../storage/users.ts";
+import { onStatusCreated, onStatusDeleting } from "../federation/outbox/hooks.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 import { canViewStatus } from "./visibility.ts";
 
@@ -254,7 +255,9 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     if (parent && (d.visibility === "public" || d.visibility === "unlisted")) adjustStatusCounter(db, parent.id, "replies_count", 1);
     app.jobs.enqueue("status.fanout", { statusId: id });
     if (d.idempotencyKey) saveIdempotencyKey(db, d.author.id, d.idempotencyKey, id, now);
-    return findStatusById(db, id)!;
+    const saved = findStatusById(db, id)!;
+    onStatusCreated(app, saved);
+    return saved;
   });
 }
 
@@ -262,6 +265,8 @@ export function persistStatus(app: App, d: StatusDraft): Status {
 export function deleteStatus(app: App, status: Status): void {
   const db = app.db;
   tx(db, () => {
+    // Before the row goes: its mentions, boosts and favourites tell who must hear of it.
+    onStatusDeleting(app, status);
     const counted = status.visibility !== "direct";
     if (status.reblogOfId) {
       adjustStatusCounter(db, status.reblogOfId, "reblogs_count", -1);

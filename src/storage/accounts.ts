@@ -50,6 +50,8 @@ export interface Account {
   statusesCount: number;
   lastStatusAt: number | null;
   lastWebfingeredAt: number | null;
+  /** Remote accounts: when the actor document was last fetched (migration 0010). */
+  fetchedAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -96,6 +98,7 @@ export function rowToAccount(r: Row): Account {
     statusesCount: num(r.statuses_count),
     lastStatusAt: numOrNull(r.last_status_at),
     lastWebfingeredAt: numOrNull(r.last_webfingered_at),
+    fetchedAt: numOrNull(r.fetched_at),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
   };
@@ -143,6 +146,7 @@ const COLUMNS: Record<string, string> = {
   statusesCount: "statuses_count",
   lastStatusAt: "last_status_at",
   lastWebfingeredAt: "last_webfingered_at",
+  fetchedAt: "fetched_at",
   createdAt: "created_at",
   updatedAt: "updated_at",
 };

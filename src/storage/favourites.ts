@@ -13,6 +13,14 @@ export function insertFavourite(db: DB, f: { id: Id; accountId: Id; statusId: Id
   return r.changes > 0;
 }
 
+/** The id of the account's favourite of a status (a Like's id is built from it), if any. */
+export function findFavouriteId(db: DB, accountId: Id, statusId: Id): Id | undefined {
+  const r = stmt(db, "SELECT id FROM favourites WHERE account_id = ? AND status_id = ?").get(BigInt(accountId), BigInt(statusId)) as
+    | Row
+    | undefined;
+  return r ? str(r.id) : undefined;
+}
+
 /** Returns true when a favourite was removed. */
 export function deleteFavourite(db: DB, accountId: Id, statusId: Id): boolean {
   return stmt(db, "DELETE FROM favourites WHERE account_id = ? AND status_id = ?").run(BigInt(accountId), BigInt(statusId)).changes > 0;
