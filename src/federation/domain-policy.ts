@@ -1,0 +1,44 @@
+// Instance-level domain blocks (admin) as federation applies them: suspend refuses everything
+// from and to the domain, silence limits its accounts, reject_media skips its media, and
+// reject_reports ignores its Flags. A block covers subdomains; a port is not part of the rule.
+import type { App } from "../app.ts";
+import { findDomainBlockFor } from "../storage/domain-blocks.ts";
+
+export interface DomainPolicy {
+  suspended: boolean;
+  silenced: boolean;
+  rejectMedia: boolean;
+  rejectReports: boolean;
+}
+
+const OPEN: DomainPolicy = { suspended: false, silenced: false, rejectMedia: false, rejectReports: false };
+
+/** `host[:port]` or a URL → the host name the admin's blocks are written for. */
+export function hostnameOf(domainOrUrl: string): string {
+  let s = domainOrUrl.trim().toLowerCase();
+  if (/^[a-z][a-z0-9+.-]*:\/\//.test(s)) {
+    try {
+      return new URL(s).hostname;
+    } catch {
+      return s;
+    }
+  }
+  if (s.startsWith("[")) return s.slice(0, s.indexOf("]") + 1);
+  const colon = s.lastIndexOf(":");
+  if (colon !== -1 && /^\d+$/.test(s.slice(colon + 1))) s = s.slice(0, colon);
+  return s;
+}
+
+export function domainPolicy(app: App, domainOrUrl: string): DomainPolicy {
+  const block = findDomainBlockFor(app.db, hostnameOf(domainOrUrl));
+  if (!block) return OPEN;
+  return {
+    suspended: block.severity === "suspend",
+    silenced: block.severity === "silence",
+    rejectMedia: block.rejectMedia || block.severity === "suspend",
+    rejectReports: block.rejectReports || block.severity === "suspend",
+  };
+}
+
+/** True when nothing may be fetched from or delivered to the domain. */
+export const isSuspendedDomain = (app: App, domainOrUrl: string) => domainPolicy(app, domainOrUrl).suspended;
