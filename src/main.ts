@@ -11,6 +11,7 @@ import { registerJobHandlers } from "./jobs/register.ts";
 import { createWorkerPool } from "./workers/pool.ts";
 import { createHttpApp, type HttpApp } from "./http/server.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
+import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
 
 export interface CreateAppOptions {
   log?: Log;
@@ -79,5 +80,6 @@ export async function startServer(app: App, opts: { host: string; port: number }
 export async function closeApp(app: App): Promise<void> {
   await app.jobs.stop();
   await app.pool.close();
+  closeHttpAgents(app);
   if (app.db.open) app.db.close();
 }
