@@ -1,8 +1,10 @@
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
+import { isLocalUserAccount } from "../storage/users.ts";
 import {
   deleteAccountFromFeeds,
+  mergeAccountIntoHome,
   homeFeedOwnersAfter,
   listIdsAfter,
   trimHomeFeed,
@@ -19,6 +21,24 @@ const TRIM_BATCH = 200;
  */
 export function removeAccountFromFeeds(app: App, ownerAccountId: Id, targetAccountId: Id): void {
   deleteAccountFromFeeds(app.db, ownerAccountId, targetAccountId);
+}
+
+/** Statuses of a newly followed (or unmuted) account merged into the home: Mastodon's MAX_ITEMS / 4. */
+export const MERGE_ITEMS = FEED_MAX_ITEMS / 4;
+
+/**
+ * Schedules the backfill of the owner's home with the target's recent posts (after a follow,
+ * an accepted follow request or an unmute). Only local owners have a home. Runs as the
+ * `feed.merge` job so the request that caused it stays fast; may be called inside a tx.
+ */
+export function scheduleHomeMerge(app: App, ownerAccountId: Id, targetAccountId: Id): void {
+  if (!isLocalUserAccount(app.db, ownerAccountId)) return;
+  app.jobs.enqueue("feed.merge", { ownerId: ownerAccountId, targetId: targetAccountId });
+}
+
+/** The `feed.merge` job's work (synchronous, database only). */
+export function mergeIntoHome(app: App, ownerAccountId: Id, targetAccountId: Id): number {
+  return tx(app.db, () => mergeAccountIntoHome(app.db, ownerAccountId, targetAccountId, MERGE_ITEMS, app.now()));
 }
 
 /** Trims every home and list feed to FEED_MAX_ITEMS, a batch of feeds per transaction. */

@@ -5,6 +5,8 @@ import { deleteNotificationsBetween } from "../storage/blocks.ts";
 import { activeMutesAmong, deleteMute, listMutesPage, type Mute, upsertMute } from "../storage/mutes.ts";
 import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
 import { clearFeeds } from "./follows.ts";
+import { scheduleHomeMerge } from "./feeds.ts";
+import { isFollowing } from "../storage/relationship-checks.ts";
 import { inTx } from "./relationships.ts";
 
 // Mastodon's MuteService (+ the BlockWorker/MuteWorker it schedules) and UnmuteService.
@@ -52,7 +54,10 @@ export function muteAccount(app: App, source: Account, target: Account, input: M
 
 /** POST /api/v1/accounts/:id/unmute. Idempotent. */
 export function unmuteAccount(app: App, source: Account, target: Account): void {
-  deleteMute(app.db, source.id, target.id);
+  inTx(app, () => {
+    // Mastodon's UnmuteService: the account's posts come back into the home of a follower.
+    if (deleteMute(app.db, source.id, target.id) && isFollowing(app.db, source.id, target.id)) scheduleHomeMerge(app, source.id, target.id);
+  });
 }
 
 /** GET /api/v1/mutes: the page and, per muted account, when its mute ends (null = never). */

@@ -180,6 +180,44 @@ export function deleteAccountFromFeeds(db: DB, ownerId: Id, targetId: Id): void 
   ).run(p);
 }
 
+/**
+ * Backfills the owner's home with the target's newest statuses and boosts (Mastodon's
+ * FeedManager#merge_into_home after a follow, an accepted request or an unmute). The home
+ * rules are those of a fan-out, evaluated per row: the owner must follow the target; replies
+ * to others only when the owner follows the replied-to account; boosts only with show_reblogs
+ * and when the boosted author is neither blocked, muted nor on a blocked domain; the follow's
+ * languages; nothing involving an account the owner blocks or mutes; direct posts never; and
+ * nothing from an author the owner keeps in an exclusive list. Returns the rows added.
+ */
+export function mergeAccountIntoHome(db: DB, ownerId: Id, targetId: Id, limit: number, now: number): number {
+  const res = stmt(
+    db,
+    `INSERT OR IGNORE INTO home_feeds (account_id, status_id)
+     SELECT @owner, s.id FROM statuses s
+       JOIN follows f ON f.account_id = @owner AND f.target_account_id = s.account_id
+       LEFT JOIN statuses o ON o.id = s.reblog_of_id
+       LEFT JOIN accounts oa ON oa.id = o.account_id
+     WHERE s.account_id = @target AND s.deleted_at IS NULL AND s.visibility <> 'direct'
+       AND (s.reblog_of_id IS NULL OR (f.show_reblogs = 1 AND o.deleted_at IS NULL AND o.visibility IN ('public', 'unlisted')
+            AND (oa.domain IS NULL OR NOT EXISTS (SELECT 1 FROM account_domain_blocks db
+                                                  WHERE db.account_id = @owner AND db.domain = lower(oa.domain)))
+            AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = o.account_id AND b.target_account_id = @owner)))
+       AND (s.language IS NULL OR f.languages IS NULL OR EXISTS (SELECT 1 FROM json_each(f.languages) WHERE value = s.language))
+       AND (s.in_reply_to_uri IS NULL OR s.in_reply_to_account_id IS NOT NULL)
+       AND (s.in_reply_to_account_id IS NULL OR s.in_reply_to_account_id IN (s.account_id, @owner)
+            OR EXISTS (SELECT 1 FROM follows fr WHERE fr.account_id = @owner AND fr.target_account_id = s.in_reply_to_account_id))
+       AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = @owner AND (b.target_account_id = o.account_id
+            OR b.target_account_id IN (SELECT m.account_id FROM mentions m WHERE m.status_id = coalesce(o.id, s.id))))
+       AND NOT EXISTS (SELECT 1 FROM mutes mu WHERE mu.account_id = @owner AND (mu.expires_at IS NULL OR mu.expires_at > @now)
+            AND (mu.target_account_id = s.account_id OR mu.target_account_id = o.account_id
+                 OR mu.target_account_id IN (SELECT m.account_id FROM mentions m WHERE m.status_id = coalesce(o.id, s.id))))
+       AND NOT EXISTS (SELECT 1 FROM list_accounts xa JOIN lists xl ON xl.id = xa.list_id
+                       WHERE xa.account_id = @target AND xl.account_id = @owner AND xl.exclusive = 1)
+     ORDER BY s.id DESC LIMIT @limit`,
+  ).run({ owner: BigInt(ownerId), target: BigInt(targetId), limit, now });
+  return num(res.changes);
+}
+
 /** Removes an account's posts and boosts from one list's feed (the account left the list). */
 export function deleteAccountFromListFeed(db: DB, listId: Id, accountId: Id): void {
   stmt(

@@ -153,3 +153,8 @@ export function countActiveUsersSince(db: DB, since: number): number {
     (stmt(db, "SELECT count(DISTINCT user_id) AS n FROM user_activity_days WHERE day >= ?").get(since) as Row).n,
   );
 }
+
+/** True when the account belongs to a local user (has a home feed, can be notified). */
+export function isLocalUserAccount(db: DB, accountId: Id): boolean {
+  return !!stmt(db, "SELECT 1 FROM users WHERE account_id = ?").get(BigInt(accountId));
+}

@@ -193,3 +193,58 @@ test("boosts: reblogs=false hides future boosts only; recent originals are not r
   assert.ok(!home2.includes(third.id), "the muted account's post is gone");
   assert.ok(!home2.includes(boost1.id), "so is alice's boost of it");
 });
+
+test("backfill: following, an accepted request and an unmute bring the account's recent posts home", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const [alice, bob, carol, dave] = [await s.user("alice"), await s.user("bob"), await s.user("carol"), await s.user("dave")];
+  await follow(s, carol, dave);
+  const old1 = await post(s, alice, { status: "before the follow" });
+  const old2 = await post(s, alice, { status: "followers only, before", visibility: "private" });
+  const dm = await post(s, alice, { status: "@dave a secret", visibility: "direct" });
+  const toCarol = await post(s, alice, { status: "@carol reply", in_reply_to_id: (await post(s, carol, { status: "c" })).id });
+  const toDave = await post(s, alice, { status: "@dave reply", in_reply_to_id: (await post(s, dave, { status: "d" })).id });
+  const boostOfDave = await s.api(alice, "POST", `/api/v1/statuses/${toDave.in_reply_to_id}/reblog`);
+  await s.drainJobs();
+
+  await t.test("a direct follow merges posts, followed-reply rules and boosts; never direct posts", async () => {
+    await follow(s, bob, dave);
+    await follow(s, bob, alice);
+    await s.drainJobs();
+    const home = await ids(s, bob, HOME + "?limit=40");
+    for (const p of [old1, old2, toDave, boostOfDave]) assert.ok(home.includes(p.id), `${p.id} merged`);
+    assert.ok(!home.includes(dm.id), "direct posts are not merged");
+    assert.ok(!home.includes(toCarol.id), "a reply to someone bob does not follow is not merged");
+  });
+
+  await t.test("a follow without reblogs merges no boosts", async () => {
+    await follow(s, carol, alice, { reblogs: false });
+    await s.drainJobs();
+    const home = await ids(s, carol, HOME + "?limit=40");
+    assert.ok(home.includes(old1.id) && home.includes(toCarol.id));
+    assert.ok(!home.includes(boostOfDave.id));
+  });
+
+  await t.test("an accepted follow request merges once accepted", async () => {
+    await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { locked: true });
+    await follow(s, dave, alice);
+    await s.drainJobs();
+    assert.ok(!(await ids(s, dave, HOME)).includes(old1.id), "nothing while pending");
+    await s.api(alice, "POST", `/api/v1/follow_requests/${dave.id}/authorize`);
+    await s.drainJobs();
+    assert.ok((await ids(s, dave, HOME + "?limit=40")).includes(old1.id));
+  });
+
+  await t.test("unmuting a followed account brings its posts back; unmuting a stranger adds nothing", async () => {
+    await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/mute`);
+    assert.ok(!(await ids(s, bob, HOME + "?limit=40")).includes(old1.id));
+    await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/unmute`);
+    await s.drainJobs();
+    assert.ok((await ids(s, bob, HOME + "?limit=40")).includes(old1.id));
+    const before = await ids(s, dave, HOME + "?limit=40");
+    await s.api(dave, "POST", `/api/v1/accounts/${carol.id}/mute`);
+    await s.api(dave, "POST", `/api/v1/accounts/${carol.id}/unmute`);
+    await s.drainJobs();
+    assert.deepEqual(await ids(s, dave, HOME + "?limit=40"), before);
+  });
+});

@@ -2,6 +2,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
 import { ids, post } from "../helpers/posting.ts";
+import { remoteAccount } from "./relationships-helpers.ts";
+import { persistStatus } from "../../src/services/statuses.ts";
+import type { Account } from "../../src/storage/accounts.ts";
+import type { App } from "../../src/app.ts";
 
 // Public and hashtag timelines, and an account's statuses as seen by different viewers.
 
@@ -125,4 +129,57 @@ test("account statuses: visibility per viewer, filters, pinned, blocks", async (
 
   await s.api(alice, "POST", `/api/v1/accounts/${carol.id}/block`);
   assert.deepEqual(await ids(s, carol, path), [], "an account that blocks the viewer shows nothing");
+});
+
+/** A public remote post, stored the way federation stores one (persistStatus). */
+function remotePost(app: App, author: Account, html: string, tags: string[] = []) {
+  const id = app.ids.next();
+  return persistStatus(app, {
+    author,
+    text: "",
+    content: html,
+    spoilerText: "",
+    sensitive: false,
+    visibility: "public",
+    language: null,
+    inReplyTo: null,
+    applicationId: null,
+    mentions: [],
+    tags: tags.map((t) => ({ name: t, display: t })),
+    id,
+    uri: `https://${author.domain}/users/${author.username}/statuses/${id}`,
+  });
+}
+
+test("remote posts on timelines; an account domain block hides them and their boosts", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const [alice, bob] = [await s.user("alice"), await s.user("bob")];
+  const rita = remoteAccount(s.app, "rita", "spam.example");
+  const local = await post(s, bob, { status: "a local post #birds" });
+  const remote = remotePost(s.app, rita, "<p>remote #birds</p>", ["birds"]);
+  await s.api(alice, "POST", `/api/v1/accounts/${bob.id}/follow`);
+  await s.drainJobs();
+
+  assert.deepEqual(await ids(s, alice, `${PUBLIC}?remote=true`), [remote.id]);
+  assert.deepEqual(await ids(s, alice, `${PUBLIC}?local=true`), [local.id]);
+  assert.deepEqual(await ids(s, alice, PUBLIC), [remote.id, local.id]);
+  assert.deepEqual(await ids(s, alice, "/api/v1/timelines/tag/birds"), [remote.id, local.id]);
+  const [entry] = await s.api(alice, "GET", `${PUBLIC}?remote=true`);
+  assert.equal(entry.account.acct, "rita@spam.example");
+
+  await s.api(alice, "POST", "/api/v1/domain_blocks", { domain: "spam.example" });
+  assert.deepEqual(await ids(s, alice, PUBLIC), [local.id], "the blocked domain leaves the public timeline");
+  assert.deepEqual(await ids(s, alice, `${PUBLIC}?remote=true`), []);
+  assert.deepEqual(await ids(s, alice, "/api/v1/timelines/tag/birds"), [local.id], "and the tag timeline");
+  assert.deepEqual(await ids(s, bob, PUBLIC), [remote.id, local.id], "other users still see it");
+
+  // bob (whom alice follows) boosts the remote post: alice's home leaves the boost out.
+  const boost = await s.api(bob, "POST", `/api/v1/statuses/${remote.id}/reblog`);
+  const other = await post(s, bob, { status: "after the boost" });
+  await s.drainJobs();
+  const home = await ids(s, alice, "/api/v1/timelines/home");
+  assert.ok(home.includes(other.id));
+  assert.ok(!home.includes(boost.id), "a boost of a domain-blocked account is dropped from home");
+  assert.ok((await ids(s, bob, "/api/v1/timelines/home")).includes(boost.id));
 });
