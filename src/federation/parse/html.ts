@@ -1,4 +1,70 @@
 // Remote HTML → Mastodon's allowed subset (sanitization.md §1), with sanitize-html.
+//
+// sanitize-html does the parsing, the allow-lists and the escaping. Three of Mastodon's rules
+// need more than renaming or dropping a tag, so the transform marks them with sentinel tags or
+// a text placeholder that only this module can produce (all real text comes out escaped, and
+// incoming tags with the sentinel names are dropped), and the marks are expanded afterwards:
+// h1-h6 become <p><strong>, removed block elements become spaces, <math> becomes its TeX.
+import sanitizeHtml from "sanitize-html";
+
+const KEPT_TAGS = ["p", "br", "span", "a", "del", "s", "pre", "blockquote", "code", "b", "strong", "u", "i", "em", "ul", "ol", "li", "ruby", "rt", "rp"];
+
+// Schemes a link may keep (§1.3); any other scheme, and relative links, are unwrapped to text.
+const LINK_SCHEMES = new Set(["http", "https", "dat", "dweb", "ipfs", "ipns", "ssb", "gopher", "xmpp", "magnet", "gemini"]);
+
+/** Removed together with their content (§1.3); <math> is handled separately. */
+const CONTENT_DROPPING = ["script", "style", "iframe", "svg", "noscript", "noembed", "noframes", "plaintext", "xmp"];
+
+// Block elements that are removed are replaced by spaces so words don't run together
+// (the Sanitize gem's whitespace elements, minus the ones we keep or turn into <p><strong>).
+const BLOCK_TAGS = new Set(["address", "article", "aside", "dd", "div", "dl", "dt", "footer", "header", "hgroup", "hr", "nav", "section"]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+const HEADING_MARK = "roost-heading";
+const SPACE_MARK = "roost-space";
+// Tags to unwrap are renamed to an *allowed* sentinel removed afterwards: renaming to a
+// disallowed name leaks the rename to the next sibling's closing tag in sanitize-html 2.17.
+const DROP_MARK = "roost-drop";
+// sanitize-html removes an empty class attribute; Mastodon keeps it (class="").
+const EMPTY_CLASS = "roost-empty-class";
+const SENTINELS = new Set([HEADING_MARK, SPACE_MARK, DROP_MARK]);
+
+const MICROFORMAT_PREFIX = /^(?:h|p|u|dt|e)-/;
+const ALLOWED_CLASSES = new Set(["mention", "hashtag", "ellipsis", "invisible", "quote-inline"]);
+
+/** Keeps microformats and Mastodon's own class tokens; the attribute stays even when empty. */
+function filterClasses(value: string): string {
+  return value
+    .split(/[\t\n\f\r ]+/)
+    .filter((c) => MICROFORMAT_PREFIX.test(c) || ALLOWED_CLASSES.has(c))
+    .join(" ");
+}
+
+/** The scheme of an href (lower-cased), or undefined for a relative link. */
+function hrefScheme(href: string | undefined): string | undefined {
+  if (href === undefined) return undefined;
+  // Like Sanitize's REGEX_PROTOCOL: the scheme is what comes before the first ":" when no "/"
+  // or "#" precedes it. Entities are already decoded, so "javascript&#58;" arrives as ":".
+  const m = /^\s*([^/#]*?):/.exec(href);
+  return m ? m[1].toLowerCase() : undefined;
+}
+
+/** State of one <math> element while its content streams past (FEP-dc88). */
+interface MathState {
+  depth: number;
+  block: boolean;
+  /** Element names below <math>, to find <semantics><annotation>. */
+  path: string[];
+  encoding: string | null;
+  tex: string | null;
+  plain: string | null;
+  placed: boolean;
+}
+
+function mathReplacement(m: MathState): string {
+  if (m.tex !== null) return m.block ? `$$${m.tex}$$` : `$${m.tex}$`;
+  return m.plain ?? "";
+}
 
 /**
  * Sanitises remote HTML (status content, bios, profile field values) to Mastodon's strict
@@ -6,11 +72,117 @@
  * unsafe link schemes unwrapped, h1-h6 → <p><strong>, script/style/... dropped with their
  * content, other elements unwrapped (block ones replaced by spaces).
  */
-export function sanitizeRemoteHtml(_html: string): string {
-  throw new Error("sanitizeRemoteHtml: not implemented");
+export function sanitizeRemoteHtml(html: string): string {
+  // Raw parser depth, to know when an unwrapped link or a <math> element ends.
+  let depth = 0;
+  let unwrapDepth = -1;
+  let math: MathState | null = null;
+  const maths: string[] = [];
+
+  const transform = (tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag => {
+    if (CONTENT_DROPPING.includes(tagName)) return { tagName, attribs };
+    if (SENTINELS.has(tagName)) return { tagName: DROP_MARK, attribs: {} };
+    if (math) {
+      if (depth > math.depth) math.path.push(tagName);
+      if (tagName === "annotation" && math.path.length === 2 && math.path[0] === "semantics") math.encoding = attribs.encoding ?? null;
+      return { tagName: DROP_MARK, attribs: {} };
+    }
+    if (tagName === "math") {
+      math = { depth, block: attribs.display === "block", path: [], encoding: null, tex: null, plain: null, placed: false };
+      return { tagName: DROP_MARK, attribs: {} };
+    }
+    // Inside an unwrapped link only the text survives.
+    if (unwrapDepth >= 0) return { tagName: DROP_MARK, attribs: {} };
+    if (tagName === "a" && !LINK_SCHEMES.has(hrefScheme(attribs.href) ?? "")) {
+      unwrapDepth = depth;
+      return { tagName: DROP_MARK, attribs: {} };
+    }
+    if (HEADINGS.has(tagName)) return { tagName: HEADING_MARK, attribs: attribs.lang ? { lang: attribs.lang } : {} };
+    if (BLOCK_TAGS.has(tagName)) return { tagName: SPACE_MARK, attribs: {} };
+
+    const out: sanitizeHtml.Attributes = { ...attribs };
+    if (out.class !== undefined) out.class = filterClasses(out.class) || EMPTY_CLASS;
+    if (out.translate !== undefined && out.translate !== "no") delete out.translate;
+    if (tagName === "a") {
+      // Assigning an existing rel keeps its position; target always goes last (Sanitize's add_attributes).
+      delete out.target;
+      out.rel = "nofollow noopener";
+      out.target = "_blank";
+    }
+    return { tagName, attribs: out };
+  };
+
+  const result = sanitizeHtml(html, {
+    allowedTags: [...KEPT_TAGS, HEADING_MARK, SPACE_MARK, DROP_MARK],
+    allowedAttributes: {
+      "*": ["lang"],
+      a: ["href", "rel", "class", "translate", "target"],
+      span: ["class", "translate"],
+      p: ["class"],
+      ol: ["start", "reversed"],
+      li: ["value"],
+    },
+    allowedEmptyAttributes: ["class"],
+    allowedSchemes: [...LINK_SCHEMES],
+    allowedSchemesByTag: {},
+    allowProtocolRelative: false,
+    disallowedTagsMode: "discard",
+    nonTextTags: CONTENT_DROPPING,
+    parseStyleAttributes: false,
+    transformTags: { "*": transform },
+    onOpenTag: () => {
+      depth++;
+    },
+    onCloseTag: (name) => {
+      depth--;
+      if (unwrapDepth >= 0 && depth < unwrapDepth) unwrapDepth = -1;
+      if (!math) return;
+      if (depth < math.depth) {
+        if (math.placed) maths.push(mathReplacement(math));
+        math = null;
+      } else {
+        if (name === "annotation") math.encoding = null;
+        math.path.length = Math.min(math.path.length, depth - math.depth);
+      }
+    },
+    textFilter: (text) => {
+      if (!math) return text;
+      // Text arrives escaped, so the annotation can be emitted as is.
+      if (math.encoding === "application/x-tex") math.tex = (math.tex ?? "") + text;
+      else if (math.encoding === "text/plain") math.plain = (math.plain ?? "") + text;
+      if (math.placed) return "";
+      math.placed = true;
+      return `<#math${maths.length}>`;
+    },
+  });
+
+  return result
+    .replaceAll(`<${HEADING_MARK}`, "<p><strong")
+    .replaceAll(`</${HEADING_MARK}>`, "</strong></p>")
+    .replaceAll(`<${SPACE_MARK}>`, " ")
+    .replaceAll(`</${SPACE_MARK}>`, " ")
+    .replaceAll(`<${DROP_MARK}>`, "")
+    .replaceAll(`</${DROP_MARK}>`, "")
+    .replaceAll(` class="${EMPTY_CLASS}"`, ' class=""')
+    .replaceAll("<br />", "<br>")
+    .replace(/<#math(\d+)>/g, (_m, i: string) => maths[Number(i)] ?? "");
 }
 
 /** Plain text of remote HTML (sanitization.md §1.4): newlines after <br> and </p>. */
-export function remoteHtmlToText(_html: string): string {
-  throw new Error("remoteHtmlToText: not implemented");
+export function remoteHtmlToText(html: string): string {
+  const kept = sanitizeHtml(html, {
+    allowedTags: ["p", "br"],
+    allowedAttributes: {},
+    disallowedTagsMode: "discard",
+    nonTextTags: [...CONTENT_DROPPING, "math"],
+    parseStyleAttributes: false,
+  });
+  // Only <p>, </p>, <br /> and escaped text are left: a run of line-ending tags is one newline.
+  const text = kept
+    .replace(/(?:<br \/>|<\/p>)+/g, "\n")
+    .replaceAll("<p>", "")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+  return text.endsWith("\n") ? text.slice(0, -1) : text;
 }
