@@ -49,6 +49,9 @@ function hrefScheme(href: string | undefined): string | undefined {
   return m ? m[1].toLowerCase() : undefined;
 }
 
+// sanitize-html 2.17 option that its type definitions do not list yet.
+type SanitizeOptions = sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] };
+
 /** State of one <math> element while its content streams past (FEP-dc88). */
 interface MathState {
   depth: number;
@@ -112,7 +115,7 @@ export function sanitizeRemoteHtml(html: string): string {
     return { tagName, attribs: out };
   };
 
-  const result = sanitizeHtml(html, {
+  const options: SanitizeOptions = {
     allowedTags: [...KEPT_TAGS, HEADING_MARK, SPACE_MARK, DROP_MARK],
     allowedAttributes: {
       "*": ["lang"],
@@ -154,7 +157,8 @@ export function sanitizeRemoteHtml(html: string): string {
       math.placed = true;
       return `<#math${maths.length}>`;
     },
-  });
+  };
+  const result = sanitizeHtml(html, options);
 
   return result
     .replaceAll(`<${HEADING_MARK}`, "<p><strong")
