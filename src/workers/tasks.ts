@@ -1,6 +1,7 @@
 import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import { emojiStaticPng, processProfileImage } from "./image-tasks.ts";
+import { signRequestTask } from "./signature-tasks.ts";
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -18,4 +19,5 @@ export const tasks: Record<string, (payload: any) => unknown> = {
   generateKeyPair: generateAccountKeyPair,
   processProfileImage,
   emojiStaticPng,
+  signRequest: signRequestTask,
 };

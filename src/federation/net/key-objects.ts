@@ -4,7 +4,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 
 /** A Map used as an LRU: a hit moves the entry to the end, inserts evict from the front. */
-class LruCache<V> {
+export class LruCache<V> {
   private readonly map = new Map<string, V>();
   constructor(private readonly max: number) {}
 
