@@ -36,6 +36,8 @@ export interface FakeRemote {
   serve(path: string, doc: Record<string, unknown> | null | number): void;
   /** Everything POSTed to any inbox, in arrival order. */
   received: Delivery[];
+  /** Status an inbox answers a POST with (recorded in `received` either way); default 202. */
+  respond?: (d: Delivery) => number;
   /** Every request the server got (method path), for asserting what was fetched. */
   requests: { method: string; path: string; signed: boolean }[];
   /** Waits until a delivery matches (polls; deliveries come from roost's job runner). */
@@ -139,7 +141,7 @@ export async function startFakeRemote(): Promise<FakeRemote> {
         if (w.pred(d)) w.resolve(d);
         else waiters.push(w);
       }
-      return send(202);
+      return send(remote.respond?.(d) ?? 202);
     }
     if (url.pathname === "/.well-known/webfinger") {
       const resource = url.searchParams.get("resource") ?? "";
