@@ -64,7 +64,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * An HTTP(S) request that never reaches a private, loopback or otherwise reserved address
  * (unless `app.config.allowPrivateAddresses`): names are resolved here and every candidate
  * address is checked, on every redirect hop. Keep-alive agents are reused per app.
- * Throws FetchError; a non-2xx status is returned, not thrown.
+ * Throws FetchError; a non-2xx status is returned, not thrown. An error thrown by `req.sign`
+ * (e.g. the worker pool) propagates unchanged.
  */
 export async function safeFetch(app: App, url: string, req: SafeRequest = {}): Promise<SafeResponse> {
   const method = req.method ?? "GET";
