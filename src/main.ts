@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { toNodeHandler } from "h3";
 import type { App } from "./app.ts";
-import { type Config, baseUrl } from "./config/config.ts";
+import { type Config, baseUrl, checkSecret } from "./config/config.ts";
 import { openDatabase } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
 import { createIdGenerator } from "./lib/ids.ts";
@@ -20,6 +20,7 @@ export interface CreateAppOptions {
 
 /** Wires everything together. Importing this module has no side effects. */
 export function createApp(config: Config, opts: CreateAppOptions = {}): App {
+  checkSecret(config);
   const log = opts.log ?? createLog(config.logLevel);
   const db = openDatabase(databasePath(config.dataDir));
   migrate(db);

@@ -172,6 +172,19 @@ export function loadConfig(
   return cfg;
 }
 
+/** Shortest `secret` accepted: it keys the CSRF tokens and cookies. `roost init` makes 64 characters. */
+export const MIN_SECRET_LENGTH = 32;
+
+/**
+ * Checked when the app starts rather than in loadConfig, which also reads configurations of
+ * data dirs that `serve` is about to initialise.
+ */
+export function checkSecret(cfg: Pick<Config, "secret">): void {
+  if (cfg.secret.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`invalid secret: must be at least ${MIN_SECRET_LENGTH} characters (set it in config.json or ROOST_SECRET; roost init writes one)`);
+  }
+}
+
 /** Writes the persistent part of the configuration (what init decides). */
 export function writeConfigFile(dataDir: string, values: Partial<Config>): void {
   mkdirSync(dataDir, { recursive: true });

@@ -27,6 +27,7 @@ import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
 import { registerStatusInteractionRoutes } from "./routes/api/v1/status-interactions.ts";
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
 import { registerFederationRoutes } from "../federation/register.ts";
+import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -56,5 +57,6 @@ export function registerRoutes(app: App, r: Router): void {
   registerStatusInteractionRoutes(app, r);
   registerBookmarksFavouritesRoutes(app, r);
   registerFederationRoutes(app, r);
+  registerInstanceHtmlRoutes(app, r);
   if (app.config.benchRoutes) registerBenchRoutes(app, r);
 }

@@ -87,7 +87,8 @@ function mentionExtractor(o: StatusFormatOptions) {
   };
 }
 
-function hashtagExtractor(baseUrl: string) {
+/** Hashtags as links to the tag's page (posts, and bios and profile fields as Mastodon renders them). */
+export function hashtagExtractor(baseUrl: string) {
   return (text: string): TextEntity[] =>
     extractHashtags(text).map((h) => ({
       start: h.start,

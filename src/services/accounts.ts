@@ -3,6 +3,7 @@ import { tx } from "../db/db.ts";
 import { isLanguageCode } from "../lib/iso-639-1.ts";
 import { countTextLength, escapeHtml, extractMentions, formatPlainText, type EntityExtractor } from "../lib/text-html.ts";
 import { Validation } from "../lib/validation.ts";
+import { hashtagExtractor } from "../lib/status-text.ts";
 import { removeMediaFiles } from "../media/files.ts";
 import { type Account, type ProfileField, findAccountByHandle, updateAccount } from "../storage/accounts.ts";
 import { type FieldSource, updateFieldSources } from "../storage/account-profile.ts";
@@ -56,12 +57,13 @@ export function knownMentions(app: App, withDomains: boolean): EntityExtractor {
     });
 }
 
+// Bios and field values link mentions and hashtags, as Mastodon's account_bio_format does.
 export function renderNote(app: App, note: string): string {
-  return formatPlainText(note, { extractors: [knownMentions(app, false)] });
+  return formatPlainText(note, { extractors: [knownMentions(app, false), hashtagExtractor(app.baseUrl)] });
 }
 
 export function renderField(app: App, f: FieldSource, old: ProfileField[]): ProfileField {
-  const value = formatPlainText(f.value, { multiline: false, relMe: true, extractors: [knownMentions(app, true)] });
+  const value = formatPlainText(f.value, { multiline: false, relMe: true, extractors: [knownMentions(app, true), hashtagExtractor(app.baseUrl)] });
   // A field keeps its verification while its value is unchanged (Mastodon's fields_attributes=).
   const previous = old.find((o) => o.value === value && o.verified_at);
   return { name: f.name, value, verified_at: previous?.verified_at ?? null };

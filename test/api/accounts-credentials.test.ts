@@ -260,3 +260,21 @@ test("follow_requests_count, and unlocking accepts the pending requests", async 
   assert.equal(after.following, true);
   assert.equal(after.requested, false);
 });
+
+test("bios and profile field values link hashtags and known mentions, as Mastodon's bio formatter", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  await s.user("bob");
+  const res = await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", {
+    note: "Birds #Herons with @bob",
+    fields_attributes: { "0": { name: "Topic", value: "#owls" } },
+  });
+  const tag = (name: string) => `<a href="${s.app.baseUrl}/tags/${name}" class="mention hashtag" rel="tag">#<span>${name}</span></a>`;
+  assert.equal(
+    res.note,
+    `<p>Birds ${tag("Herons")} with <span class="h-card" translate="no"><a href="${s.app.baseUrl}/@bob" class="u-url mention">@<span>bob</span></a></span></p>`,
+  );
+  assert.equal(res.fields[0].value, tag("owls"));
+  assert.equal(res.source.note, "Birds #Herons with @bob");
+});

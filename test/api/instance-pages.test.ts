@@ -86,3 +86,34 @@ test("instance Markdown escapes HTML and only links http(s) URLs", () => {
   assert.equal(renderMarkdown("[x](javascript:alert(1))"), "<p>[x](javascript:alert(1))</p>");
   assert.equal(renderMarkdown("- one\n- *two*\n\n1. a\n2. `b`"), "<ul><li>one</li><li><em>two</em></li></ul>\n<ol><li>a</li><li><code>b</code></li></ol>");
 });
+
+test("the pages behind configuration.urls exist: /about, /privacy-policy, /terms-of-service", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const v2 = await s.api(null, "GET", "/api/v2/instance");
+  const pathOf = (u: string) => new URL(u).pathname;
+  setExtendedDescription(s.app, "We talk about **birds**.");
+
+  const about = await s.req(null, "GET", pathOf(v2.configuration.urls.about), undefined, { accept: "text/html" });
+  assert.equal(about.status, 200);
+  assert.match(about.headers.get("content-type") ?? "", /^text\/html/);
+  assert.match(about.text, /<h1>Roost Test<\/h1>/);
+  assert.match(about.text, /<strong>birds<\/strong>/);
+  assert.match(about.text, /Anyone can sign up\./);
+
+  const privacy = await s.req(null, "GET", pathOf(v2.configuration.urls.privacy_policy), undefined, { accept: "text/html" });
+  assert.equal(privacy.status, 200);
+  assert.match(privacy.text, /<h1>Privacy policy<\/h1>/);
+
+  assert.equal(v2.configuration.urls.terms_of_service, null);
+  assert.equal((await s.req(null, "GET", "/terms-of-service", undefined, { accept: "text/html" })).status, 404);
+  setTermsOfService(s.app, { text: "Be kind.", effectiveDate: "2025-01-01" });
+  const v2b = await s.api(null, "GET", "/api/v2/instance");
+  const tos = await s.req(null, "GET", pathOf(v2b.configuration.urls.terms_of_service), undefined, { accept: "text/html" });
+  assert.equal(tos.status, 200);
+  assert.match(tos.text, /<p>Be kind\.<\/p>/);
+
+  const more = await s.req(null, "GET", "/about/more?instance_actor=true");
+  assert.equal(more.status, 302);
+  assert.equal(more.headers.get("location"), "/about");
+});

@@ -123,7 +123,9 @@ describe("authorization code flow in the browser", () => {
     // ...unless force_login is given.
     const forced = await b.fetch(`${authUrl.href}&force_login=true`);
     assert.equal(forced.status, 200);
-    assert.ok(formWithButton(forced.text, "Authorize"));
+    const authorizeForm = formWithButton(forced.text, "Authorize");
+    // The forms carry force_login on, so another account signing in sees consent too.
+    assert.equal(authorizeForm.fields.force_login, "true");
     // Other scopes need consent again.
     const fewer = await b.fetch(authorizePath({ ...reg, redirect_uris: [redirectUri] }, { scope: "read" }));
     assert.equal(fewer.status, 200);

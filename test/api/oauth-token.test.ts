@@ -190,7 +190,7 @@ describe("POST /oauth/token, /oauth/revoke, /oauth/userinfo and the metadata doc
     assert.equal(r.headers.get("access-control-allow-origin"), "*");
     assert.deepEqual(r.body, {
       issuer: `${s.url}/`,
-      service_documentation: `${s.url}/docs`,
+      service_documentation: "https://docs.joinmastodon.org/",
       authorization_endpoint: `${s.url}/oauth/authorize`,
       token_endpoint: `${s.url}/oauth/token`,
       app_registration_endpoint: `${s.url}/api/v1/apps`,

@@ -54,9 +54,9 @@ export async function serve(args: string[], env: Record<string, string> = {}) {
   return {
     url,
     stderr: () => stderr,
-    /** Sends SIGTERM and returns the exit code. */
-    async stop(): Promise<number | null> {
-      child.kill("SIGTERM");
+    /** Sends SIGTERM (or the given signal) and returns the exit code. */
+    async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+      child.kill(signal);
       return exited;
     },
   };

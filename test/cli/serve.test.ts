@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { request } from "node:http";
 import { freePort, roost, serve, tempDir } from "./cli-helpers.ts";
 
 test("zero-config serve initialises an empty dir, serves CLI-made users and tokens, stops on SIGTERM", async (t) => {
@@ -56,4 +57,40 @@ test("--help lists every command", async () => {
   assert.equal(r.code, 0);
   for (const cmd of ["init", "serve", "user", "token", "backup", "migrate"]) assert.match(r.stdout, new RegExp(`^  ${cmd}\\b`, "m"));
   assert.match(r.stdout, /--data-dir <dir>/);
+});
+
+test("SIGINT: a request in flight is finished, new connections are refused, exit code 0", async (t) => {
+  const dataDir = join(tempDir(t), "data");
+  const port = await freePort();
+  const server = await serve(["--data-dir", dataDir, "--port", String(port)]);
+  t.after(() => server.stop());
+  const body = JSON.stringify({ client_name: "slow app", redirect_uris: "urn:ietf:wg:oauth:2.0:oob" });
+  let exit: Promise<number | null> | undefined;
+  const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(`${server.url}/api/v1/apps`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
+    });
+    req.on("response", (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString("utf8")));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on("error", reject);
+    req.write(body.slice(0, 10));
+    // The rest of the body arrives after the signal.
+    req.on("socket", (sock) =>
+      sock.on("connect", () =>
+        setTimeout(() => {
+          exit = server.stop("SIGINT");
+          setTimeout(() => req.end(body.slice(10)), 300);
+        }, 200),
+      ),
+    );
+  });
+  const res = await response;
+  assert.equal(res.status, 200, res.text);
+  assert.equal(JSON.parse(res.text).name, "slow app");
+  await assert.rejects(fetch(`${server.url}/health`), "no new connections after the signal");
+  assert.equal(await exit, 0);
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createServer as createNetServer } from "node:net";
 import type { App } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config/config.ts";
-import { createApp, startServer } from "../../src/main.ts";
+import { closeApp, createApp, startServer } from "../../src/main.ts";
 import { initDataDir, type InitOptions } from "../../src/services/init.ts";
 import { createUser, type CreateUserInput } from "../../src/services/users.ts";
 import { CLI_APP, ensureBuiltinApp, issueToken } from "../../src/services/tokens.ts";
@@ -63,6 +63,18 @@ async function freePort(): Promise<number> {
 export async function startTestServer(
   opts: { init?: Partial<InitOptions>; config?: Partial<Config> } = {},
 ): Promise<TestServer> {
+  // The domain holds the port, so the port is chosen before the server listens; another
+  // process may take it in between (tests run in parallel): then start over on a new one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePort(opts);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE" || attempt >= 5) throw e;
+    }
+  }
+}
+
+async function startOnFreePort(opts: { init?: Partial<InitOptions>; config?: Partial<Config> }): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "roost-test-"));
   const port = await freePort();
   initDataDir(dataDir, {
@@ -74,7 +86,14 @@ export async function startTestServer(
   });
   const config = loadConfig(dataDir, { logLevel: "silent", jobsAutorun: false, poolIdleMs: 2000, ...opts.config }, {});
   const app = createApp(config);
-  const running = await startServer(app, { host: "127.0.0.1", port });
+  let running;
+  try {
+    running = await startServer(app, { host: "127.0.0.1", port });
+  } catch (e) {
+    await closeApp(app);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   const url = running.url;
 
   const tokenOf = (who: TestUser | string | null) => (who === null ? null : typeof who === "string" ? who : who.token);

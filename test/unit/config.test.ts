@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError, configPath, loadConfig, writeConfigFile } from "../../src/config/config.ts";
+import { ConfigError, checkSecret, configPath, loadConfig, writeConfigFile } from "../../src/config/config.ts";
 
 function tempDir(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "roost-config-"));
@@ -82,4 +82,10 @@ test("README documents every setting with its environment variable", (t) => {
     const env = "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
     assert.ok(readme.includes(`| \`${key}\` | \`${env}\` |`), `README.md lacks a row for ${key} (${env})`);
   }
+});
+
+test("the app refuses to start with a missing or short secret", () => {
+  assert.throws(() => checkSecret({ secret: "" }), { name: "ConfigError", message: /^invalid secret: must be at least 32 characters/ });
+  assert.throws(() => checkSecret({ secret: "x".repeat(31) }), /at least 32/);
+  checkSecret({ secret: "x".repeat(32) });
 });

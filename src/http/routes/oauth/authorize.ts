@@ -53,6 +53,9 @@ function requestFields(req: AuthorizeRequest): Record<string, string> {
     f.code_challenge = req.codeChallenge;
     f.code_challenge_method = req.codeChallengeMethod ?? "S256";
   }
+  // Kept through "use a different account" and the sign-in detour, so the account that signs
+  // in next still sees the consent page instead of a silent approval.
+  if (req.forceLogin) f.force_login = "true";
   return f;
 }
 

@@ -15,7 +15,8 @@ export function registerOauthMetadataRoutes(app: App, r: Router): void {
     const b = app.baseUrl;
     return {
       issuer: `${b}/`,
-      service_documentation: `${b}/docs`,
+      // roost implements Mastodon's API: its documentation is Mastodon's.
+      service_documentation: "https://docs.joinmastodon.org/",
       authorization_endpoint: `${b}/oauth/authorize`,
       token_endpoint: `${b}/oauth/token`,
       app_registration_endpoint: `${b}/api/v1/apps`,

@@ -9,6 +9,7 @@ import { SESSION_COOKIE, browserCsrf, clearCookie, csrfValid, sessionCookieValue
 import { htmlPage, messagePage, newNonce, redirectTo } from "../../html/layout.ts";
 import { signInPage, signedInPage } from "../../html/auth-pages.ts";
 import { currentSession, signIn, signOut } from "../../../services/web-sessions.ts";
+import { createThrottle, type Throttle } from "../../../lib/rate-limit.ts";
 
 const MAX_RETURN_TO = 8192;
 
@@ -40,7 +41,21 @@ function handleOf(app: App, username: string): string {
   return `@${username}@${app.config.domain}`;
 }
 
+// Mastodon's rack-attack throttles on sign-in: 25 attempts per IP per 5 minutes, and 25 per
+// login name per hour (password guessing spread over many addresses).
+const SIGN_IN_PER_IP = { limit: 25, periodMs: 5 * 60_000 };
+const SIGN_IN_PER_LOGIN = { limit: 25, periodMs: 3600_000 };
+
+function tooManyAttempts(event: H3Event, retryMs: number): Response {
+  const res = messagePage(event, 429, "Too many requests", "Too many sign-in attempts. Please try again later.");
+  res.headers.set("retry-after", String(Math.ceil(retryMs / 1000)));
+  return res;
+}
+
 export function registerSessionRoutes(app: App, r: Router): void {
+  const perIp: Throttle = createThrottle(SIGN_IN_PER_IP.limit, SIGN_IN_PER_IP.periodMs);
+  const perLogin: Throttle = createThrottle(SIGN_IN_PER_LOGIN.limit, SIGN_IN_PER_LOGIN.periodMs);
+
   r.get("/auth/sign_in", async (event) => {
     const p = await readAppParams(app, event);
     const returnTo = safeReturnTo(p.str("return_to"));
@@ -62,6 +77,9 @@ export function registerSessionRoutes(app: App, r: Router): void {
     if (!csrfValid(app, event, p.str("authenticity_token"))) return invalidCsrfPage(event);
     const returnTo = safeReturnTo(p.str("return_to"));
     const login = p.str("login") ?? "";
+    const now = app.now();
+    const wait = Math.max(perIp.hit(clientIp(event) ?? "unknown", now), perLogin.hit(login.trim().toLowerCase().slice(0, 320), now));
+    if (wait > 0) return tooManyAttempts(event, wait);
     const result = await signIn(app, {
       login,
       password: p.str("password") ?? "",

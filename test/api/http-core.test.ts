@@ -1,0 +1,68 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startTestServer } from "../helpers/server.ts";
+import { signIn } from "../../src/services/web-sessions.ts";
+import { SESSION_COOKIE } from "../../src/http/cookies.ts";
+
+// HTTP core rules that apps and browsers rely on: CORS preflights, the API never
+// authenticating by session cookie (public endpoints stay cacheable), removed endpoints.
+
+test("CORS preflight answers for the API and the token endpoint, not for the web pages", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const preflight = (path: string) =>
+    fetch(s.url + path, {
+      method: "OPTIONS",
+      headers: { origin: "https://elk.zone", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    });
+  const api = await preflight("/api/v1/statuses");
+  assert.equal(api.status, 204);
+  assert.equal(api.headers.get("access-control-allow-origin"), "*");
+  assert.equal(api.headers.get("access-control-allow-methods"), "GET, POST, PUT, PATCH, DELETE, OPTIONS");
+  assert.equal(api.headers.get("access-control-allow-headers"), "authorization, content-type");
+  assert.equal(api.headers.get("access-control-max-age"), "7200");
+  assert.match(api.headers.get("access-control-expose-headers") ?? "", /\bLink\b/);
+  const token = await preflight("/oauth/token");
+  assert.equal(token.status, 204);
+  assert.equal(token.headers.get("access-control-allow-methods"), "POST, OPTIONS");
+  const page = await preflight("/auth/sign_in");
+  assert.equal(page.headers.get("access-control-allow-origin"), null, "the sign-in form is not open to other origins");
+  const get = await s.req(null, "GET", "/api/v1/instance", undefined, { origin: "https://elk.zone" });
+  assert.equal(get.headers.get("access-control-allow-origin"), "*");
+});
+
+test("the API ignores session cookies: no login through them, public answers stay public", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  await s.api(alice, "POST", "/api/v1/statuses", { status: "hello" });
+  const session = await signIn(s.app, { login: "alice@example.test", password: "correct horse battery", userAgent: null, ip: null });
+  assert.ok(session.ok);
+  const cookie = { cookie: `${SESSION_COOKIE}=${(session as { sessionId: string }).sessionId}` };
+
+  const me = await s.req(null, "GET", "/api/v1/accounts/verify_credentials", undefined, cookie);
+  assert.equal(me.status, 401);
+  assert.deepEqual(me.body, { error: "The access token is invalid" });
+
+  const anon = await s.req(null, "GET", "/api/v1/timelines/public");
+  const withCookie = await s.req(null, "GET", "/api/v1/timelines/public", undefined, cookie);
+  assert.equal(withCookie.status, 200);
+  assert.equal(withCookie.headers.get("cache-control"), anon.headers.get("cache-control"));
+  assert.match(withCookie.headers.get("cache-control") ?? "", /^public/);
+  assert.equal(withCookie.body[0].favourited, undefined, "no viewer flags: the cookie did not identify anyone");
+  assert.equal(withCookie.headers.get("set-cookie"), null);
+});
+
+test("removed endpoints do not exist: the generic 404, not a record lookup", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const post = await s.api(alice, "POST", "/api/v1/statuses", { status: "a post with a real id" });
+  for (const path of ["/api/v1/search?q=x", `/api/v1/statuses/${post.id}/card`, "/api/v1/timelines/direct"]) {
+    for (const who of [null, alice]) {
+      const r = await s.req(who, "GET", path);
+      assert.equal(r.status, 404, path);
+      assert.deepEqual(r.body, { error: "Not Found" }, path);
+    }
+  }
+});
