@@ -1,5 +1,9 @@
-// Remote actor documents (AP §3.2) → a checked ParsedActor.
-import type { ApObject, ParsedEmoji } from "../types.ts";
+// Remote actor documents (AP §3.2) → a checked ParsedActor. Limits of AP §14; HTML through the
+// shared remote sanitiser.
+import { FederationError, type ApObject, type ParsedEmoji } from "../types.ts";
+import { asArray, clip, dateOf, hasType, httpUrl, idOf, idsOf, isObject, str, typesOf, urlOf } from "./common.ts";
+import { parseEmojiTags } from "./emojis.ts";
+import { sanitizeRemoteHtml } from "./html.ts";
 
 export interface ParsedActor {
   uri: string;
@@ -39,12 +43,131 @@ export interface ParsedActor {
   published: number | null;
 }
 
+/** A key an actor lists: embedded (with its PEM) or only referenced by id (PEM elsewhere). */
+export interface ActorKey {
+  id: string;
+  pem: string | null;
+}
+
+export const ACTOR_TYPES = ["Person", "Service", "Application", "Group", "Organization"];
+
+const MAX_NAME = 2048;
+const MAX_NOTE = 20 * 1024;
+const MAX_FIELDS = 50;
+const MAX_ALIASES = 256;
+const MAX_KEYS = 10;
+// A username as Mastodon accepts it from remote servers (discovery.md §1.2), case-insensitive.
+export const REMOTE_USERNAME_RE = /^[a-z0-9_]+([.-]+[a-z0-9_]+)*$/i;
+const DOMAIN_RE = /^[a-z0-9.-]+(:\d{1,5})?$/i;
+
+/** An http(s) URL kept verbatim: ids are compared as strings (AP §12), so never normalised. */
+function exactUrl(v: unknown): string | undefined {
+  return typeof v === "string" && httpUrl(v) !== undefined ? v : undefined;
+}
+
+/** `user@domain` when it is a well-formed handle (an `acct:` prefix is tolerated), else null. */
+export function parseHandle(v: unknown): { username: string; domain: string } | null {
+  if (typeof v !== "string" || v.length > 512) return null;
+  const m = /^(?:acct:)?@?([^@\s]+)@([^@\s/]+)$/i.exec(v.trim());
+  if (!m || !REMOTE_USERNAME_RE.test(m[1]) || !DOMAIN_RE.test(m[2])) return null;
+  return { username: m[1], domain: m[2].toLowerCase() };
+}
+
 /** True when the document is an actor of a supported type. */
-export function isActorDocument(_doc: ApObject): boolean {
-  throw new Error("isActorDocument: not implemented");
+export function isActorDocument(doc: ApObject): boolean {
+  return hasType(doc, ...ACTOR_TYPES);
+}
+
+/**
+ * The keys of an actor document (AP §10.2): `publicKey` as an object, an id or a list of
+ * either (≤ 10). Embedded keys count only when their `owner` is the actor.
+ */
+export function listActorKeys(doc: ApObject): ActorKey[] {
+  const out: ActorKey[] = [];
+  for (const k of asArray(doc.publicKey).slice(0, MAX_KEYS)) {
+    if (typeof k === "string") {
+      const id = exactUrl(k);
+      if (id) out.push({ id, pem: null });
+      continue;
+    }
+    if (!isObject(k)) continue;
+    const id = exactUrl(k.id);
+    const pem = str(k.publicKeyPem);
+    if (!id || idOf(k.owner) !== doc.id) continue;
+    out.push({ id, pem: pem ?? null });
+  }
+  return out;
+}
+
+/** The first Image's URL of `icon`/`image` (an Image, a list of them, or a URL string). */
+function imageUrl(v: unknown): string | null {
+  for (const item of asArray(v)) {
+    // A bare string is the image's id; Mastodon dereferences it, we take it as the URL.
+    const url = typeof item === "string" ? httpUrl(item) : isObject(item) ? urlOf(item.url) : undefined;
+    if (url) return url;
+  }
+  return null;
+}
+
+function parseFields(attachment: unknown): { name: string; value: string }[] {
+  const out: { name: string; value: string }[] = [];
+  for (const a of asArray(attachment)) {
+    if (out.length >= MAX_FIELDS) break;
+    if (!isObject(a) || !hasType(a, "PropertyValue")) continue;
+    if (typeof a.name !== "string" || typeof a.value !== "string") continue;
+    out.push({ name: clip(a.name, MAX_NAME), value: sanitizeRemoteHtml(clip(a.value, MAX_NOTE)) });
+  }
+  return out;
 }
 
 /** Checks and reads an actor document; throws FederationError(permanent) when it is not a usable actor. */
-export function parseApActor(_doc: ApObject): ParsedActor {
-  throw new Error("parseApActor: not implemented");
+export function parseApActor(doc: ApObject): ParsedActor {
+  const type = typesOf(doc).find((t) => ACTOR_TYPES.includes(t));
+  if (!type) throw new FederationError("not an actor", true);
+  const uri = exactUrl(doc.id);
+  if (!uri) throw new FederationError("actor without a usable id", true);
+  const inbox = exactUrl(idOf(doc.inbox));
+  if (!inbox) throw new FederationError(`actor ${uri} has no inbox`, true);
+  const webfinger = parseHandle(doc.webfinger);
+  const preferred = str(doc.preferredUsername);
+  const username = preferred ?? webfinger?.username;
+  if (!username || username.length > MAX_NAME) throw new FederationError(`actor ${uri} has no username`, true);
+
+  const keys = listActorKeys(doc);
+  const key = keys.find((k) => k.pem !== null);
+  const endpoints = isObject(doc.endpoints) ? doc.endpoints : {};
+  const collection = (v: unknown) => exactUrl(idOf(v)) ?? null;
+  const movedTo = collection(doc.movedTo);
+  return {
+    uri,
+    type,
+    username,
+    webfinger: webfinger ? `${webfinger.username}@${webfinger.domain}` : null,
+    displayName: clip(str(doc.name) ?? "", MAX_NAME),
+    note: typeof doc.summary === "string" ? sanitizeRemoteHtml(clip(doc.summary, MAX_NOTE)) : "",
+    url: urlOf(doc.url) ?? null,
+    inbox,
+    sharedInbox: collection(endpoints.sharedInbox) ?? collection(doc.sharedInbox),
+    outbox: collection(doc.outbox),
+    followers: collection(doc.followers),
+    following: collection(doc.following),
+    featured: collection(doc.featured),
+    featuredTags: collection(doc.featuredTags),
+    publicKeyId: key?.id ?? null,
+    publicKeyPem: key?.pem ?? null,
+    locked: doc.manuallyApprovesFollowers === true,
+    // Mastodon reads all three as booleans defaulting to false.
+    discoverable: doc.discoverable === true,
+    indexable: doc.indexable === true,
+    memorial: doc.memorial === true,
+    bot: type === "Service" || type === "Application",
+    suspended: doc.suspended === true,
+    avatarUrl: imageUrl(doc.icon),
+    headerUrl: imageUrl(doc.image),
+    fields: parseFields(doc.attachment),
+    emojis: parseEmojiTags(doc.tag),
+    movedTo: movedTo === uri ? null : movedTo,
+    alsoKnownAs: idsOf(doc.alsoKnownAs).filter((a) => exactUrl(a) !== undefined).slice(0, MAX_ALIASES),
+    published: dateOf(doc.published) ?? null,
+  };
 }
