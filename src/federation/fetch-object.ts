@@ -1,7 +1,12 @@
 // Signed GET of an ActivityPub document (AP §2 content types, §12 origin rules).
 import type { App } from "../app.ts";
 import type { Account } from "../storage/accounts.ts";
-import type { ApObject } from "./types.ts";
+import { isSuspendedDomain } from "./domain-policy.ts";
+import { instanceActorSignKey } from "./instance-actor.ts";
+import { type SignatureScheme, type SignKey, signRequest } from "./net/http-signatures.ts";
+import { safeFetch, type SafeResponse } from "./net/safe-fetch.ts";
+import { hasAsContext, httpUrl, isObject } from "./parse/common.ts";
+import { AP_ACCEPT, AS_CONTEXT, FederationError, type ApObject } from "./types.ts";
 
 export interface FetchObjectOptions {
   /** Sign as this local account instead of the instance actor (fetching on a user's behalf). */
@@ -14,11 +19,87 @@ export interface FetchObjectOptions {
 }
 
 /**
+ * True for `application/activity+json`, and for `application/ld+json` whose `profile` lists
+ * the ActivityStreams URI (AP §2). A bare `application/json` is refused, as Mastodon does.
+ */
+export function isActivityPubContentType(header: string | null): boolean {
+  if (!header) return false;
+  const [type, ...params] = header.split(";").map((s) => s.trim());
+  const media = type.toLowerCase();
+  if (media === "application/activity+json") return true;
+  if (media !== "application/ld+json") return false;
+  for (const p of params) {
+    const eq = p.indexOf("=");
+    if (eq === -1 || p.slice(0, eq).trim().toLowerCase() !== "profile") continue;
+    const value = p.slice(eq + 1).trim().replace(/^"|"$/g, "");
+    if (value.split(/\s+/).includes(AS_CONTEXT)) return true;
+  }
+  return false;
+}
+
+function signKeyOf(app: App, signer: Account | undefined): SignKey {
+  if (!signer) return instanceActorSignKey(app);
+  if (!signer.privateKeyPem || signer.domain !== null) throw new Error(`account ${signer.id} cannot sign requests`);
+  return { keyId: signer.publicKeyId ?? `${signer.uri}#main-key`, privateKeyPem: signer.privateKeyPem };
+}
+
+async function signedGet(app: App, url: string, key: SignKey, scheme: SignatureScheme): Promise<SafeResponse> {
+  return safeFetch(app, url, {
+    method: "GET",
+    headers: { accept: AP_ACCEPT },
+    // Each redirect hop is signed again for its own URL (AP §10.1).
+    sign: (u, headers) => signRequest({ method: "GET", url: u.href, headers }, key, scheme),
+  });
+}
+
+/** Ids are compared as strings (Mastodon: `json['id'] == uri`), tolerating URL normalisation. */
+const sameId = (id: unknown, url: string) => typeof id === "string" && (id === url || httpUrl(id) === httpUrl(url));
+
+/** One GET: the parsed document, undefined on 404/410, or a FederationError. */
+async function getDocument(app: App, url: string, key: SignKey): Promise<ApObject | undefined> {
+  if (isSuspendedDomain(app, url)) throw new FederationError(`${new URL(url).host} is suspended`, true);
+  let res = await signedGet(app, url, key, "cavage");
+  // RFC 9421 double-knock (AP §10.1): a peer that refuses the cavage signature may take 9421.
+  if (res.status === 400 || res.status === 401) res = await signedGet(app, url, key, "rfc9421");
+  if (res.status === 404 || res.status === 410) return undefined;
+  if (res.status !== 200) {
+    // Rate limits and server errors may pass; any other answer will not change on a retry.
+    const transient = res.status === 429 || res.status >= 500;
+    throw new FederationError(`GET ${url}: HTTP ${res.status}`, !transient);
+  }
+  if (!isActivityPubContentType(res.headers.get("content-type"))) {
+    throw new FederationError(`GET ${url}: not an ActivityPub document (${res.headers.get("content-type") ?? "no content type"})`, true);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(res.body.toString("utf8"));
+  } catch {
+    throw new FederationError(`GET ${url}: malformed JSON`, true);
+  }
+  if (!isObject(doc)) throw new FederationError(`GET ${url}: not a JSON object`, true);
+  if (!hasAsContext(doc)) throw new FederationError(`GET ${url}: no ActivityStreams context`, true);
+  if (typeof doc.id !== "string" || !httpUrl(doc.id)) throw new FederationError(`GET ${url}: no usable id`, true);
+  return doc;
+}
+
+/**
  * Fetches `url` with a signed GET (instance actor unless `signer`), requires 200 with an AS
  * content type and a JSON object with the AS context and an id on the URL's origin rules.
  * Returns undefined on 404/410 (gone); throws FederationError (permanent for bad documents)
  * or FetchError (network) otherwise.
  */
-export async function fetchApObject(_app: App, _url: string, _opts: FetchObjectOptions = {}): Promise<ApObject | undefined> {
-  throw new Error("fetchApObject: not implemented");
+export async function fetchApObject(app: App, url: string, opts: FetchObjectOptions = {}): Promise<ApObject | undefined> {
+  const target = httpUrl(url);
+  if (!target) throw new FederationError(`not an http(s) URL: ${url.slice(0, 200)}`, true);
+  const key = signKeyOf(app, opts.signer);
+  // The fragment names a part of the document (`…/users/bob#main-key`); it is never sent.
+  const plain = target.replace(/#.*$/, "");
+  const doc = await getDocument(app, plain, key);
+  if (!doc || sameId(doc.id, plain)) return doc;
+  if (opts.exactId !== false) throw new FederationError(`GET ${plain}: the document's id is ${String(doc.id).slice(0, 200)}`, true);
+  // Found through another URL (a web URL, a redirect): only the canonical id is trusted (AP §12).
+  const canonical = doc.id as string;
+  const again = await getDocument(app, canonical, key);
+  if (again && !sameId(again.id, canonical)) throw new FederationError(`GET ${canonical}: the document's id differs`, true);
+  return again;
 }
