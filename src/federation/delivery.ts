@@ -18,6 +18,13 @@ import type { DeliverPayload } from "./outbox/send.ts";
 import { findPeerState, peerDomainOf, recordDeliveryFailure, recordDeliverySuccess } from "./peers.ts";
 
 const DELIVERY_TIMEOUT_MS = 20_000;
+/**
+ * Circuit breaker (AP §9.3): after this many consecutive failures, deliveries to the peer are
+ * not attempted for BREAKER_MS, so a dead host's backlog does not hold the queue's 16 slots
+ * with connection timeouts. They fail fast and retry with the backoff.
+ */
+const BREAKER_FAILURES = 10;
+const BREAKER_MS = 60_000;
 /** Inboxes answer with an empty body or a short error; more is not read. */
 const RESPONSE_MAX_BYTES = 64 * 1024;
 
@@ -67,6 +74,9 @@ export async function handleDeliver(app: App, payload: DeliverPayload, job: JobI
   const peer = findPeerState(app, domain);
   if (!payload.f && peer?.unavailableSince != null) return;
   if (isSuspendedDomain(app, domain)) return;
+  if (peer && peer.failureCount >= BREAKER_FAILURES && peer.lastFailureAt !== null && app.now() - peer.lastFailureAt < BREAKER_MS) {
+    throw new Error(`${domain} failed ${peer.failureCount} times in a row: not tried for a minute`);
+  }
   const key = signKeyOf(app, ctx);
 
   const first: SignatureScheme = peer?.signatureScheme === "rfc9421" ? "rfc9421" : "cavage";

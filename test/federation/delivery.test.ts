@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isPeerUnavailable, recordPeerInbound } from "../../src/federation/peers.ts";
+import { resolveAccountByUri } from "../../src/federation/resolve/accounts.ts";
 import { createDomainBlock } from "../../src/services/domain-blocks.ts";
 import { findAccountById } from "../../src/storage/accounts.ts";
 import { type FakeRemote, startFakeRemote } from "../helpers/fake-remote.ts";
@@ -105,6 +106,23 @@ test("a 400 to both signature schemes is final; 429 is retried", async (t) => {
   assert.equal(deliverJobs(x.s).length, 1);
 });
 
+test("after 10 consecutive failures a peer is not tried for a minute", async (t) => {
+  const x = await setup(t);
+  x.r.respond = () => 500;
+  for (let i = 1; i <= 11; i++) await x.s.api(x.alice, "POST", "/api/v1/statuses", { status: `post ${i}` });
+  await x.s.drainJobs();
+  assert.equal(x.r.received.length, 10, "the 11th delivery is not attempted");
+  assert.equal(peerRow(x.s, x.r.domain)?.failure_count, 10n);
+  const jobs = deliverJobs(x.s);
+  assert.equal(jobs.length, 11);
+  assert.ok(jobs.some((j) => /not tried for a minute/.test(j.last_error ?? "")));
+  x.r.respond = () => 202;
+  advance(x.s, 10 * 60_000);
+  await x.s.drainJobs();
+  assert.equal(x.r.received.length, 21);
+  assert.deepEqual(deliverJobs(x.s), []);
+});
+
 test("a peer failing on 7 different days becomes unavailable and is skipped until it talks to us", async (t) => {
   const x = await setup(t);
   x.r.respond = () => 500;
@@ -198,6 +216,22 @@ test("an admin-suspended domain receives nothing", async (t) => {
   await post(x, "not for them");
   assert.equal(x.r.received.length, 0);
   assert.deepEqual(deliverJobs(x.s), []);
+});
+
+test("a remote follower suspended by its server is left out", async (t) => {
+  const x = await setup(t);
+  const r2 = await startFakeRemote();
+  t.after(() => r2.close());
+  const mallory = r2.actor("mallory");
+  remoteFollows(x.s, await remoteAccount(x.s, mallory), x.alice);
+  await x.s.drainJobs();
+  mallory.doc.suspended = true;
+  const refreshed = await resolveAccountByUri(x.s.app, mallory.id, { refresh: true });
+  assert.ok(refreshed?.suspendedAt);
+  clearReceived(x.r, r2);
+  await post(x, "not for mallory");
+  assert.equal(x.r.received.length, 1);
+  assert.equal(r2.received.length, 0);
 });
 
 test("stored bodies are purged once no delivery refers to them", async (t) => {
