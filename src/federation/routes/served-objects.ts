@@ -70,10 +70,6 @@ export function findVisibleOriginal(app: App, boost: Status, viewerId: Id | null
   });
 }
 
-export function findAccount(app: App, id: Id): Account | undefined {
-  return findAccountById(app.db, id);
-}
-
 /** How an account's collections treat a requester. */
 export type Relation = "anonymous" | "follower" | "other" | "blocked";
 
