@@ -2,6 +2,7 @@
 // Block and Undo(Block) go to the other account's personal inbox, signed by the local actor.
 import assert from "node:assert/strict";
 import { after, before, beforeEach, test } from "node:test";
+import { instanceActorKeys, instanceActorUri } from "../../src/federation/instance-actor.ts";
 import { findAccountById, type Account } from "../../src/storage/accounts.ts";
 import { type FakeActor, type FakeRemote, startFakeRemote } from "../helpers/fake-remote.ts";
 import { clearReceived, remoteAccount, remoteFollows, verifyCavage } from "../helpers/outbox.ts";
@@ -160,6 +161,28 @@ test("local-to-local relationships send nothing", async () => {
   await s.api(alice, "POST", `/api/v1/accounts/${lucy.id}/block`);
   const jobs = s.app.db.prepare("SELECT count(*) AS n FROM jobs WHERE name LIKE 'federation.%'").get() as { n: bigint };
   assert.equal(jobs.n, 0n);
+  await s.drainJobs();
+  assert.equal(r.received.length, 0);
+});
+
+test("a forwarded report sends a Flag from the instance actor to the reported account's personal inbox", async () => {
+  const report = await s.api(alice, "POST", "/api/v1/reports", { account_id: bobAcct.id, comment: "spam links", forward: true });
+  await s.drainJobs();
+  assert.equal(r.received.length, 1);
+  const [d] = r.received;
+  assert.equal(d.path, "/users/bob/inbox");
+  const actor = instanceActorUri(s.app);
+  assert.equal(verifyCavage(d, instanceActorKeys(s.app).publicKeyPem).keyId, `${actor}#main-key`);
+  assert.equal(d.body.type, "Flag");
+  assert.equal(d.body.actor, actor);
+  assert.match(d.body.id, new RegExp(`^${s.url}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`));
+  assert.equal(d.body.content, "spam links");
+  assert.deepEqual(d.body.object, [bob.id]);
+  const row = s.app.db.prepare("SELECT uri FROM reports WHERE id = ?").get(BigInt(report.id)) as { uri: string };
+  assert.equal(row.uri, d.body.id, "the Flag's id is kept on the report");
+
+  clearReceived(r);
+  await s.api(alice, "POST", "/api/v1/reports", { account_id: carolAcct.id, comment: "not forwarded" });
   await s.drainJobs();
   assert.equal(r.received.length, 0);
 });
