@@ -100,6 +100,7 @@ test("a bot's actor: every field of AP §3.1 with profile fields, emoji, avatar 
       updated: new Date(emoji.updatedAt).toISOString().replace(/\.\d{3}Z$/, "Z"),
       icon: { type: "Image", mediaType: "image/png", url: `${base}/system/${emoji.file}` },
     },
+    { type: "Hashtag", href: `${base}/tags/birds`, name: "#birds" },
   ]);
   assert.deepEqual(doc.attachment, [
     { type: "PropertyValue", name: "Website", value: rest.fields[0].value },

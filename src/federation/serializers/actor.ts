@@ -1,7 +1,8 @@
 // Local accounts → actor documents (AP §3.1, §3.2), the instance actor (§3.3).
 import type { App } from "../../app.ts";
 import { readTx } from "../../db/db.ts";
-import { localActorUrls, mediaUrl } from "../../lib/urls.ts";
+import { uniqueHashtags } from "../../lib/tags.ts";
+import { localActorUrls, mediaUrl, tagUrl } from "../../lib/urls.ts";
 import { scanShortcodes } from "../../serializers/shortcodes.ts";
 import { type Account, findAccountById } from "../../storage/accounts.ts";
 import { instanceActorKeys, instanceActorKeyId, instanceActorUri } from "../instance-actor.ts";
@@ -21,7 +22,15 @@ function image(url: string, contentType: string | null): ApObject {
   return { type: "Image", ...(contentType ? { mediaType: contentType } : {}), url };
 }
 
-/** Mastodon serialises local actors only; their collections are stored on the row. */
+/** Emojis used in the name, bio and fields, then the bio's hashtags (Mastodon's emojis + tags). */
+function tagsOf(app: App, a: Account): ApObject[] {
+  const codes = shortcodesOf(a);
+  const emojis = codes.length ? emojiTags(app, null, codes, loadEmojis(app, [{ domain: null, codes }])) : [];
+  const hashtags = uniqueHashtags(a.noteSource).map((t) => ({ type: "Hashtag", href: tagUrl(app.baseUrl, t.name), name: `#${t.display}` }));
+  return [...emojis, ...hashtags];
+}
+
+/** Bots (the bot flag) are Services and groups stay Groups; everyone else is a Person. */
 function actorType(a: Account): string {
   return a.actorType === "Service" || a.actorType === "Group" ? a.actorType : "Person";
 }
@@ -60,8 +69,7 @@ export function renderActor(app: App, a: Account): ApObject {
     },
   };
   if (suspended) doc.suspended = true;
-  const codes = suspended ? [] : shortcodesOf(a);
-  doc.tag = codes.length ? emojiTags(app, null, codes, loadEmojis(app, [{ domain: null, codes }])) : [];
+  doc.tag = suspended ? [] : tagsOf(app, a);
   doc.attachment = suspended ? [] : a.fields.map((f) => ({ type: "PropertyValue", name: f.name, value: f.value }));
   doc.endpoints = { sharedInbox: a.sharedInboxUrl ?? urls.sharedInboxUrl };
   if (!suspended && a.avatarFile) doc.icon = image(mediaUrl(app.baseUrl, a.avatarFile), a.avatarContentType);
