@@ -111,6 +111,24 @@ test("a post nobody remote is concerned by sends nothing and queues no federatio
   assert.equal(r1.received.length + r2.received.length + r3.received.length, 0);
 });
 
+test("a public reply to a local user reaches that user's remote followers (AP §9.1)", async () => {
+  const st = await post({ status: "thoughts?", visibility: "public" });
+  clearReceived(r1, r2, r3);
+  const walt = await s.user("walt");
+  const reply = await s.api(walt, "POST", "/api/v1/statuses", { status: "yes", in_reply_to_id: st.id, visibility: "public" });
+  await s.drainJobs();
+  for (const r of [r1, r2]) {
+    assert.equal(r.received.length, 1);
+    assert.equal(r.received[0].body.type, "Create");
+    assert.equal(r.received[0].body.object.id, reply.uri);
+  }
+  assert.equal(r3.received.length, 0);
+  clearReceived(r1, r2, r3);
+  await s.api(walt, "POST", "/api/v1/statuses", { status: "quietly", in_reply_to_id: st.id, visibility: "private" });
+  await s.drainJobs();
+  assert.equal(r1.received.length + r2.received.length, 0, "not a followers-only reply");
+});
+
 test("an edit: Update to the same audience plus remote accounts that interacted", async () => {
   const st = await post({ status: "first draft", visibility: "public" });
   favouriteStatus(s.app, erinAcct, st.id); // as the inbox does for erin's Like
