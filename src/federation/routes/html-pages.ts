@@ -24,7 +24,7 @@ article{border-top:1px solid #ddd;padding:.75rem 0}
 
 const handleOf = (app: App, a: Account) => `@${a.username}@${app.config.domain}`;
 
-function shell(app: App, o: { title: string; alternate: string; body: string; nonce: string }): string {
+function shell(o: { title: string; alternate: string; body: string; nonce: string }): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${esc(o.title)}</title>
@@ -50,7 +50,7 @@ function postMeta(s: Status): string {
   return `<p class="meta"><a href="${esc(s.url ?? s.uri)}"><time datetime="${esc(at)}">${esc(at.slice(0, 16).replace("T", " "))}</time></a></p>`;
 }
 
-function respond(app: App, event: H3Event, html: string, nonce: string, link: string): Response {
+function respond(event: H3Event, html: string, nonce: string, link: string): Response {
   const h = event.res.headers;
   h.set("vary", "Accept, Accept-Language, Cookie");
   h.set("link", link);
@@ -70,7 +70,7 @@ export function profilePage(app: App, event: H3Event, a: Account, posts: Status[
   const title = `${a.displayName || a.username} (${handleOf(app, a)})`;
   const webfinger = `${app.baseUrl}/.well-known/webfinger?resource=${encodeURIComponent(`acct:${a.username}@${app.config.domain}`)}`;
   const link = `<${webfinger}>; rel="lrdd"; type="application/jrd+json", <${a.uri}>; rel="alternate"; type="application/activity+json"`;
-  return respond(app, event, shell(app, { title, alternate: a.uri, body, nonce }), nonce, link);
+  return respond(event, shell({ title, alternate: a.uri, body, nonce }), nonce, link);
 }
 
 /** GET /@alice/:id for browsers: the post and its author. */
@@ -79,5 +79,5 @@ export function statusPage(app: App, event: H3Event, a: Account, s: Status): Res
   const body = `${authorHeader(app, a, "p")}<article>${postBody(s)}${postMeta(s)}</article>`;
   const title = `${a.displayName || a.username} (${handleOf(app, a)})`;
   const link = `<${s.uri}>; rel="alternate"; type="application/activity+json"`;
-  return respond(app, event, shell(app, { title, alternate: s.uri, body, nonce }), nonce, link);
+  return respond(event, shell({ title, alternate: s.uri, body, nonce }), nonce, link);
 }
