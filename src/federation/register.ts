@@ -5,6 +5,7 @@ import { registerInboxRoutes } from "./routes/inbox-routes.ts";
 import { registerInboxJobs } from "./inbox/jobs.ts";
 import { registerOutboxJobs } from "./outbox/jobs.ts";
 import { registerResolveJobs } from "./resolve/jobs.ts";
+import { registerThreadJobs } from "./thread-resolve.ts";
 
 // Federation's HTTP routes and jobs, one register function per area (each owned by its module).
 
@@ -17,4 +18,5 @@ export function registerFederationJobs(app: App): void {
   registerInboxJobs(app);
   registerOutboxJobs(app);
   registerResolveJobs(app);
+  registerThreadJobs(app);
 }

@@ -5,6 +5,7 @@ import { readTx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { tagUrl } from "../lib/urls.ts";
 import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
+import { findMediaByStatusIds, type MediaAttachment } from "../storage/media-attachments.ts";
 import { findApplicationLabels } from "../storage/status-applications.ts";
 import { loadViewerFlags, type ViewerFlags } from "../storage/status-viewer-flags.ts";
 import { findStatusLinks, type MentionedAccount } from "../storage/status-links.ts";
@@ -12,6 +13,7 @@ import { findLiveStatusesCached } from "../storage/status-cache.ts";
 import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
+import { toApiMediaAttachment } from "./media-attachment.ts";
 import { scanShortcodes } from "./shortcodes.ts";
 
 export type ApiStatus = Record<string, unknown> & { id: string };
@@ -34,6 +36,7 @@ interface Batch {
   authors: Map<Id, EmbeddedAccount>;
   mentions: Map<Id, MentionedAccount[]>;
   tags: Map<Id, string[]>;
+  media: Map<Id, MediaAttachment[]>;
   /** Key: `${domain ?? ""} ${shortcode}`. */
   emojis: Map<string, ApiCustomEmoji>;
   flags: ViewerFlags | null;
@@ -60,6 +63,7 @@ function loadBatch(app: App, statuses: Status[], viewerId: Id | null): Batch {
 
   const contentIds = all.filter((s) => !s.reblogOfId).map((s) => s.id);
   const { mentions, tags } = findStatusLinks(db, contentIds);
+  const media = findMediaByStatusIds(db, contentIds);
 
   // One emoji query per distinct author domain on the page (usually one).
   const byDomain = new Map<string | null, Set<string>>();
@@ -84,7 +88,7 @@ function loadBatch(app: App, statuses: Status[], viewerId: Id | null): Batch {
     const appIds = all.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
     apps = findApplicationLabels(db, appIds);
   }
-  return { originals, authors, mentions, tags, emojis, flags, apps };
+  return { originals, authors, mentions, tags, media, emojis, flags, apps };
 }
 
 function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: StatusSerializeOptions): ApiStatus {
@@ -97,13 +101,16 @@ function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: Status
     in_reply_to_account_id: s.inReplyToAccountId,
     sensitive: s.sensitive,
     spoiler_text: s.spoilerText,
-    visibility: s.visibility,
+    // A limited remote post is stored as direct (its access rules) and shown as private (AP §4.3).
+    visibility: s.limited ? "private" : s.visibility,
     language: s.language,
     uri: s.uri,
-    url: s.url,
+    // A remote post without a web URL links to its id (AP §4.2).
+    url: s.url ?? (s.local ? null : s.uri),
     replies_count: s.repliesCount,
-    reblogs_count: s.reblogsCount,
-    favourites_count: s.favouritesCount,
+    // The origin's own counts of a remote post count when larger (Mastodon's StatusStat).
+    reblogs_count: Math.max(s.reblogsCount, s.untrustedReblogsCount ?? 0),
+    favourites_count: Math.max(s.favouritesCount, s.untrustedFavouritesCount ?? 0),
     edited_at: s.editedAt === null ? null : iso(s.editedAt),
   };
   if (b.flags) {
@@ -122,7 +129,7 @@ function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: Status
   // Simplified from Mastodon: the posting app is shown to the author only.
   if (viewerId !== null && viewerId === s.accountId) out.application = s.applicationId ? (b.apps.get(s.applicationId) ?? null) : null;
   out.account = b.authors.get(s.accountId)?.json ?? null;
-  out.media_attachments = [];
+  out.media_attachments = (b.media.get(s.id) ?? []).map((m) => toApiMediaAttachment(app, m));
   out.mentions = (b.mentions.get(s.id) ?? []).map(
     (a): ApiMention => ({ id: a.id, username: a.username, url: a.url ?? a.uri, acct: acctOf(a) }),
   );

@@ -13,6 +13,8 @@ import { uniqueHashtags } from "../lib/tags.ts";
 import { localStatusUri, localStatusUrl } from "../lib/urls.ts";
 import { type Account, findAccountByHandle } from "../storage/accounts.ts";
 import { insertConversation } from "../storage/conversations.ts";
+import { insertRemoteMedia, type NewRemoteMedia } from "../storage/media-attachments.ts";
+import { conversationForUri, insertSilentMention } from "../storage/remote-statuses.ts";
 import { findIdempotentStatusId, saveIdempotencyKey } from "../storage/idempotency.ts";
 import { insertMention } from "../storage/mentions.ts";
 import { isBlocking, isDomainBlocking } from "../storage/relationship-checks.ts";
@@ -195,11 +197,25 @@ export interface StatusDraft {
   url?: string | null;
   createdAt?: number;
   idempotencyKey?: string;
+  // The rest only come with remote statuses (federation/remote-statuses.ts).
+  /** Accounts that may see the post without being shown as mentioned or notified (AP §4.3). */
+  silentMentions?: Account[];
+  /** A direct post addressed to people it does not mention: shown as private. */
+  limited?: boolean;
+  /** The parent's uri while the parent itself is unknown (a job links it later). */
+  inReplyToUri?: string | null;
+  /** The thread's `context`/`conversation` uri: groups the thread when the parent is unknown. */
+  conversationUri?: string | null;
+  /** Media rows to create (the status id is filled in here). */
+  attachments?: Omit<NewRemoteMedia, "statusId" | "createdAt">[];
+  /** The origin's likes/shares counts. */
+  untrustedFavouritesCount?: number | null;
+  untrustedReblogsCount?: number | null;
 }
 
 /**
  * Saves a new status with everything that comes with it in one transaction: mentions, tags,
- * thread, counters and the fan-out job. Shared by local posting and (later) federation.
+ * thread, media, counters and the fan-out job. Shared by local posting and federation.
  */
 export function persistStatus(app: App, d: StatusDraft): Status {
   const db = app.db;
@@ -216,7 +232,9 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     const local = d.author.domain === null;
     const parent = d.inReplyTo;
     let conversationId: Id | null;
-    if (parent) conversationId = parent.conversationId; // may be null for remote threads without context
+    if (parent?.conversationId) conversationId = parent.conversationId;
+    else if (d.conversationUri) conversationId = conversationForUri(db, d.conversationUri, app.ids.next(), createdAt);
+    else if (parent) conversationId = null; // a remote thread without context
     else {
       conversationId = app.ids.next();
       insertConversation(db, { id: conversationId, uri: null, createdAt });
@@ -241,13 +259,20 @@ export function persistStatus(app: App, d: StatusDraft): Status {
       language: d.language,
       inReplyToId: parent?.id ?? null,
       inReplyToAccountId,
-      inReplyToUri: parent?.uri ?? null,
+      inReplyToUri: parent?.uri ?? d.inReplyToUri ?? null,
       reblogOfId: null,
       conversationId,
       applicationId: d.applicationId,
       createdAt,
+      limited: d.limited,
+      untrustedFavouritesCount: d.untrustedFavouritesCount,
+      untrustedReblogsCount: d.untrustedReblogsCount,
     });
     for (const m of d.mentions) insertMention(db, { id: app.ids.next(), statusId: id, accountId: m.id, createdAt });
+    if (d.silentMentions) {
+      for (const m of d.silentMentions) insertSilentMention(db, { id: app.ids.next(), statusId: id, accountId: m.id, createdAt });
+    }
+    if (d.attachments) for (const a of d.attachments) insertRemoteMedia(db, { ...a, statusId: id, createdAt });
     const tagIds = d.tags.map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: createdAt }));
     if (tagIds.length) setStatusTags(db, id, tagIds);
     // Mastodon's counter caches: direct posts are not counted; only public replies count on the parent.

@@ -30,6 +30,11 @@ export interface Status {
   deletedAt: number | null;
   createdAt: number;
   updatedAt: number;
+  /** Remote "limited" post: stored as direct, shown as private (migration 0011). */
+  limited: boolean;
+  /** Remote posts: the origin's counts (likes/shares totalItems), untrusted. */
+  untrustedFavouritesCount: number | null;
+  untrustedReblogsCount: number | null;
 }
 
 export function rowToStatus(r: Row): Status {
@@ -58,20 +63,25 @@ export function rowToStatus(r: Row): Status {
     deletedAt: numOrNull(r.deleted_at),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
+    limited: bool(r.limited),
+    untrustedFavouritesCount: numOrNull(r.untrusted_favourites_count),
+    untrustedReblogsCount: numOrNull(r.untrusted_reblogs_count),
   };
 }
 
-export type NewStatus = Omit<Status, "repliesCount" | "reblogsCount" | "favouritesCount" | "editedAt" | "deletedAt" | "updatedAt">;
+type RemoteOnly = "limited" | "untrustedFavouritesCount" | "untrustedReblogsCount";
+export type NewStatus = Omit<Status, "repliesCount" | "reblogsCount" | "favouritesCount" | "editedAt" | "deletedAt" | "updatedAt" | RemoteOnly> &
+  Partial<Pick<Status, RemoteOnly>>;
 
 export function insertStatus(db: DB, s: NewStatus): void {
   stmt(
     db,
     `INSERT INTO statuses (id, account_id, local, uri, url, text, content, spoiler_text, sensitive, visibility,
        language, in_reply_to_id, in_reply_to_account_id, in_reply_to_uri, reblog_of_id, conversation_id,
-       application_id, created_at, updated_at)
+       application_id, created_at, updated_at, limited, untrusted_favourites_count, untrusted_reblogs_count)
      VALUES (@id, @accountId, @local, @uri, @url, @text, @content, @spoilerText, @sensitive, @visibility,
        @language, @inReplyToId, @inReplyToAccountId, @inReplyToUri, @reblogOfId, @conversationId,
-       @applicationId, @createdAt, @createdAt)`,
+       @applicationId, @createdAt, @createdAt, @limited, @untrustedFavourites, @untrustedReblogs)`,
   ).run({
     id: BigInt(s.id),
     accountId: BigInt(s.accountId),
@@ -91,6 +101,9 @@ export function insertStatus(db: DB, s: NewStatus): void {
     conversationId: s.conversationId ? BigInt(s.conversationId) : null,
     applicationId: s.applicationId ? BigInt(s.applicationId) : null,
     createdAt: s.createdAt,
+    limited: s.limited ? 1 : 0,
+    untrustedFavourites: s.untrustedFavouritesCount ?? null,
+    untrustedReblogs: s.untrustedReblogsCount ?? null,
   });
 }
 

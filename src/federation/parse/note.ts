@@ -1,5 +1,11 @@
 // Remote Note-like objects (AP §4) → a checked ParsedNote.
-import type { ApObject, ParsedEmoji } from "../types.ts";
+import { normalizeLanguage } from "../../lib/status-text.ts";
+import { escapeHtml, linkHtml } from "../../lib/text-html.ts";
+import { AS_PUBLIC, FederationError, type ApObject, type ParsedEmoji } from "../types.ts";
+import { parseAttachments } from "./attachments.ts";
+import { parseEmojiTags } from "./emojis.ts";
+import { asArray, dateOf, firstOfMap, hasType, httpUrl, idOf, idsOf, isObject, isPublicAddress, str, urlOf } from "./common.ts";
+import { sanitizeRemoteHtml } from "./html.ts";
 
 export interface ParsedAttachment {
   type: "image" | "gifv" | "video" | "audio" | "unknown";
@@ -11,6 +17,8 @@ export interface ParsedAttachment {
   width: number | null;
   height: number | null;
   focus: [number, number] | null;
+  /** `icon`: a thumbnail chosen by the author (audio covers, video posters). */
+  thumbnailUrl: string | null;
 }
 
 export interface ParsedNote {
@@ -29,6 +37,7 @@ export interface ParsedNote {
   published: number | null;
   /** Last edit time, when present. */
   updated: number | null;
+  /** Addressing; every spelling of Public is written as the full URI. */
   to: string[];
   cc: string[];
   mentions: { href: string; name: string | null }[];
@@ -38,14 +47,111 @@ export interface ParsedNote {
   attachments: ParsedAttachment[];
   /** `context` (FEP-7888) or OStatus `conversation`: thread grouping key. */
   conversation: string | null;
+  /** `likes.totalItems` / `shares.totalItems`: the origin's counts, untrusted (AP §4.2). */
+  likesCount: number | null;
+  sharesCount: number | null;
 }
+
+const NATIVE_TYPES = ["Note", "Question"];
+// Shown as a link with their title and summary rather than in full (AP §4.2).
+const CONVERTED_TYPES = ["Article", "Page", "Image", "Audio", "Video", "Event"];
+const MAX_TAGS = 100;
+const MAX_URI = 2048;
 
 /** True when the object is Note-like (Note, Question, Article, Page, Image, Audio, Video, Event). */
-export function isNoteLike(_doc: ApObject): boolean {
-  throw new Error("isNoteLike: not implemented");
+export function isNoteLike(doc: ApObject): boolean {
+  return hasType(doc, ...NATIVE_TYPES, ...CONVERTED_TYPES);
 }
 
-/** Checks and reads a Note-like object; throws FederationError(permanent) when unusable. */
-export function parseApNote(_doc: ApObject): ParsedNote {
-  throw new Error("parseApNote: not implemented");
+/** An object id; a `bear:` capability URI carries the real one in its `u` parameter. */
+function objectUri(v: unknown): string | undefined {
+  const id = idOf(v);
+  if (id?.startsWith("bear:")) return httpUrl(new URLSearchParams(id.slice(id.indexOf("?") + 1)).get("u") ?? undefined);
+  return httpUrl(id);
+}
+
+/** `to`/`cc` of the object, else of the wrapping activity; Public in one spelling. */
+function addressing(doc: ApObject, activity: ApObject | undefined, key: "to" | "cc"): string[] {
+  const v = doc[key] ?? activity?.[key];
+  return [...new Set(idsOf(v).map((a) => (isPublicAddress(a) ? AS_PUBLIC : a)))];
+}
+
+const textOf = (v: unknown, map: unknown) => str(v) ?? firstOfMap(map)?.value;
+
+function languageOf(doc: ApObject): string | null {
+  const tag = firstOfMap(doc.contentMap)?.lang ?? firstOfMap(doc.nameMap)?.lang ?? firstOfMap(doc.summaryMap)?.lang;
+  return normalizeLanguage(tag);
+}
+
+/** Article & co.: the title as a heading, the summary, and a link to the original. */
+function convertedContent(doc: ApObject, url: string): string {
+  const parts: string[] = [];
+  const name = textOf(doc.name, doc.nameMap);
+  if (name) parts.push(`<h2>${escapeHtml(name)}</h2>`);
+  const summary = textOf(doc.summary, doc.summaryMap);
+  if (summary) parts.push(summary.trimStart().startsWith("<") ? summary : `<p>${escapeHtml(summary)}</p>`);
+  parts.push(`<p>${linkHtml(url)}</p>`);
+  return parts.join("");
+}
+
+function parseTags(tag: unknown): Pick<ParsedNote, "mentions" | "hashtags"> {
+  const mentions: ParsedNote["mentions"] = [];
+  const hashtags: string[] = [];
+  const seen = new Set<string>();
+  for (const t of asArray(tag).slice(0, MAX_TAGS)) {
+    if (!isObject(t)) continue;
+    if (hasType(t, "Mention")) {
+      const href = httpUrl(idOf(t.href));
+      if (href && !seen.has(href)) {
+        seen.add(href);
+        mentions.push({ href, name: str(t.name) ?? null });
+      }
+    } else if (hasType(t, "Hashtag")) {
+      const name = str(t.name)?.replace(/^[#＃]/, "");
+      if (name) hashtags.push(name);
+    }
+  }
+  return { mentions, hashtags };
+}
+
+const totalItems = (v: unknown) =>
+  isObject(v) && typeof v.totalItems === "number" && Number.isSafeInteger(v.totalItems) && v.totalItems >= 0 ? v.totalItems : null;
+
+/**
+ * Checks and reads a Note-like object; throws FederationError(permanent) when unusable.
+ * `activity` is the wrapping Create/Update: its `to`/`cc` count when the object has none.
+ * Software-specific extras are ignored on purpose: Misskey's `_misskey_content` (MFM source;
+ * `content` is the HTML to show), quote fields (`quoteUrl`, `_misskey_quote`), `source`.
+ */
+export function parseApNote(doc: ApObject, activity?: ApObject): ParsedNote {
+  if (!isObject(doc) || !isNoteLike(doc)) throw new FederationError("not a Note-like object", true);
+  const uri = objectUri(doc.id);
+  if (!uri) throw new FederationError("object without a usable id", true);
+  const type = [...NATIVE_TYPES, ...CONVERTED_TYPES].find((t) => hasType(doc, t))!;
+  const converted = CONVERTED_TYPES.includes(type);
+  const url = urlOf(doc.url) ?? null;
+  const conversation = idOf(doc.context) ?? idOf(doc.conversation);
+  const rawContent = converted ? convertedContent(doc, url ?? uri) : (textOf(doc.content, doc.contentMap) ?? "");
+  return {
+    uri,
+    type,
+    url,
+    attributedTo: httpUrl(idOf(asArray(doc.attributedTo)[0])) ?? null,
+    content: sanitizeRemoteHtml(rawContent),
+    // A converted object's summary went into its text.
+    spoilerText: converted ? "" : (textOf(doc.summary, doc.summaryMap) ?? ""),
+    sensitive: doc.sensitive === true,
+    language: languageOf(doc),
+    inReplyTo: objectUri(asArray(doc.inReplyTo)[0]) ?? null,
+    published: dateOf(doc.published) ?? null,
+    updated: dateOf(doc.updated) ?? null,
+    to: addressing(doc, activity, "to"),
+    cc: addressing(doc, activity, "cc"),
+    ...parseTags(doc.tag),
+    emojis: parseEmojiTags(doc.tag),
+    attachments: parseAttachments(doc.attachment),
+    conversation: conversation && conversation.length <= MAX_URI ? conversation : null,
+    likesCount: totalItems(doc.likes),
+    sharesCount: totalItems(doc.shares),
+  };
 }

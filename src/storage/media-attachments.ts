@@ -1,0 +1,135 @@
+import { type DB, type Row, stmt, str, strOrNull, num, numOrNull, json, idListJson } from "../db/db.ts";
+import type { Id } from "../lib/ids.ts";
+
+// Media attachment rows. Remote media are not downloaded: the row points at the origin's file
+// (remote_url) and thumbnail (thumbnail_remote_url).
+
+export type MediaType = "image" | "gifv" | "video" | "audio" | "unknown";
+
+/** `meta` as Mastodon's MediaAttachment entity shows it (entities-core.md). */
+export interface MediaMeta {
+  original?: { width: number; height: number };
+  focus?: { x: number; y: number };
+}
+
+export interface MediaAttachment {
+  id: Id;
+  accountId: Id;
+  statusId: Id | null;
+  type: MediaType;
+  file: string | null;
+  contentType: string | null;
+  fileSize: number | null;
+  thumbnailFile: string | null;
+  remoteUrl: string | null;
+  thumbnailRemoteUrl: string | null;
+  description: string | null;
+  blurhash: string | null;
+  meta: MediaMeta;
+  processing: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+function rowToMedia(r: Row): MediaAttachment {
+  return {
+    id: str(r.id),
+    accountId: str(r.account_id),
+    statusId: strOrNull(r.status_id),
+    type: r.type as MediaType,
+    file: strOrNull(r.file),
+    contentType: strOrNull(r.content_type),
+    fileSize: numOrNull(r.file_size),
+    thumbnailFile: strOrNull(r.thumbnail_file),
+    remoteUrl: strOrNull(r.remote_url),
+    thumbnailRemoteUrl: strOrNull(r.thumbnail_remote_url),
+    description: strOrNull(r.description),
+    blurhash: strOrNull(r.blurhash),
+    meta: json<MediaMeta>(r.meta, {}),
+    processing: num(r.processing) === 1,
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+  };
+}
+
+export interface NewRemoteMedia {
+  id: Id;
+  accountId: Id;
+  statusId: Id;
+  type: MediaType;
+  contentType: string | null;
+  remoteUrl: string;
+  thumbnailRemoteUrl: string | null;
+  description: string | null;
+  blurhash: string | null;
+  meta: MediaMeta;
+  createdAt: number;
+}
+
+export function insertRemoteMedia(db: DB, m: NewRemoteMedia): void {
+  stmt(
+    db,
+    `INSERT INTO media_attachments (id, account_id, status_id, type, content_type, remote_url, thumbnail_remote_url,
+       description, blurhash, meta, created_at, updated_at)
+     VALUES (@id, @accountId, @statusId, @type, @contentType, @remoteUrl, @thumbnailRemoteUrl,
+       @description, @blurhash, @meta, @createdAt, @createdAt)`,
+  ).run({
+    id: BigInt(m.id),
+    accountId: BigInt(m.accountId),
+    statusId: BigInt(m.statusId),
+    type: m.type,
+    contentType: m.contentType,
+    remoteUrl: m.remoteUrl,
+    thumbnailRemoteUrl: m.thumbnailRemoteUrl,
+    description: m.description,
+    blurhash: m.blurhash,
+    meta: JSON.stringify(m.meta),
+    createdAt: m.createdAt,
+  });
+}
+
+/** The attachments of a page of statuses, one query; each list in the author's order (ids grow with it). */
+export function findMediaByStatusIds(db: DB, statusIds: Iterable<Id>): Map<Id, MediaAttachment[]> {
+  const out = new Map<Id, MediaAttachment[]>();
+  const ids = idListJson(new Set(statusIds));
+  if (ids === "[]") return out;
+  const rows = stmt(
+    db,
+    `SELECT m.* FROM json_each(?) j CROSS JOIN media_attachments m ON m.status_id = j.value ORDER BY m.id`,
+  ).all(ids) as Row[];
+  for (const r of rows) {
+    const m = rowToMedia(r);
+    const list = out.get(m.statusId!);
+    if (list) list.push(m);
+    else out.set(m.statusId!, [m]);
+  }
+  return out;
+}
+
+/** Attachments by id (edit history keeps the ids of each revision's media), one query. */
+export function findMediaByIds(db: DB, ids: Iterable<Id>): Map<Id, MediaAttachment> {
+  const out = new Map<Id, MediaAttachment>();
+  const list = idListJson(new Set(ids));
+  if (list === "[]") return out;
+  for (const r of stmt(db, "SELECT * FROM media_attachments WHERE id IN (SELECT value FROM json_each(?))").all(list) as Row[]) {
+    const m = rowToMedia(r);
+    out.set(m.id, m);
+  }
+  return out;
+}
+
+/** A kept attachment's alt text, focus and blurhash after a remote edit. */
+export function updateRemoteMediaDetails(db: DB, id: Id, d: { description: string | null; blurhash: string | null; meta: MediaMeta; at: number }): void {
+  stmt(db, "UPDATE media_attachments SET description = @description, blurhash = @blurhash, meta = @meta, updated_at = @at WHERE id = @id").run({
+    id: BigInt(id),
+    description: d.description,
+    blurhash: d.blurhash,
+    meta: JSON.stringify(d.meta),
+    at: d.at,
+  });
+}
+
+/** Detaches a status's attachments (an edit replaced them); the rows stay for the edit history. */
+export function detachStatusMedia(db: DB, statusId: Id): void {
+  stmt(db, "UPDATE media_attachments SET status_id = NULL WHERE status_id = ?").run(BigInt(statusId));
+}
