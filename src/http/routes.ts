@@ -26,6 +26,7 @@ import { registerConversationsRoutes } from "./routes/api/v1/conversations.ts";
 import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
 import { registerStatusInteractionRoutes } from "./routes/api/v1/status-interactions.ts";
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
+import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 
@@ -56,6 +57,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerStatusesRoutes(app, r);
   registerStatusInteractionRoutes(app, r);
   registerBookmarksFavouritesRoutes(app, r);
+  registerReportsRoutes(app, r);
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);
   if (app.config.benchRoutes) registerBenchRoutes(app, r);

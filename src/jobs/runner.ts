@@ -20,7 +20,7 @@ import {
 import type { EnqueueOptions, JobHandler, Jobs, RegisterOptions } from "./jobs.ts";
 
 /** Concurrency per queue for ordinary (async) jobs; unknown queues get 2. */
-const QUEUE_CONCURRENCY: Record<string, number> = { default: 4, federation: 16, push: 4, media: 2 };
+const QUEUE_CONCURRENCY: Record<string, number> = { default: 4, federation: 16, inbox: 8, push: 4, media: 2 };
 const LEASE_MS = 5 * 60_000; // a claimed job whose runner died is retried after this
 const POLL_MS = 1000;
 const MAX_BACKOFF_MS = 6 * 3600_000;

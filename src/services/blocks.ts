@@ -2,6 +2,7 @@ import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
 import type { Account } from "../storage/accounts.ts";
 import { blockingViewerAmong, deleteBlock, deleteNotificationsBetween, findBlock, insertBlock, listBlocksPage } from "../storage/blocks.ts";
+import { updateBlockUri } from "../storage/activity-uris.ts";
 import { findFollowRequest } from "../storage/follow-requests.ts";
 import { findFollow } from "../storage/follows.ts";
 import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
@@ -20,7 +21,7 @@ export const blockUri = (app: App, id: Id) => `${app.baseUrl}/blocks/${id}`;
  * drops the target's notifications to the blocker and each side's posts from the other's
  * feeds. Idempotent; blocking oneself does nothing (as Mastodon).
  */
-export function blockAccount(app: App, source: Account, target: Account): void {
+export function blockAccount(app: App, source: Account, target: Account, via: { uri?: string } = {}): void {
   if (source.id === target.id) return;
   inTx(app, () => {
     for (const [a, b] of [
@@ -43,8 +44,11 @@ export function blockAccount(app: App, source: Account, target: Account): void {
     }
     if (!findBlock(app.db, source.id, target.id)) {
       const id = app.ids.next();
-      insertBlock(app.db, { id, accountId: source.id, targetAccountId: target.id, uri: blockUri(app, id), createdAt: app.now() });
+      // A remote Block keeps its activity id (Undo Block may name it).
+      insertBlock(app.db, { id, accountId: source.id, targetAccountId: target.id, uri: via.uri ?? blockUri(app, id), createdAt: app.now() });
       onBlocked(app, findBlock(app.db, source.id, target.id)!);
+    } else if (via.uri) {
+      updateBlockUri(app.db, source.id, target.id, via.uri);
     }
     deleteNotificationsBetween(app.db, source.id, target.id);
   });

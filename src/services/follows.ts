@@ -24,6 +24,7 @@ import {
   mergeFollowOptions,
   updateFollowOptions,
 } from "../storage/follows.ts";
+import { updateFollowUri } from "../storage/activity-uris.ts";
 import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
 import { isBlockedEitherWay, isBlocking, isDomainBlocking } from "../storage/relationship-checks.ts";
 import { isLocalDomain, requireVisibleAccount } from "./account-lookup.ts";
@@ -50,6 +51,11 @@ export function parseFollowLanguages(raw: string[] | undefined): string[] | null
   return langs.length ? langs : null;
 }
 
+/** How a remote follower's Follow arrived: its activity id becomes the record's uri. */
+export interface RemoteFollow {
+  uri?: string;
+}
+
 export interface FollowResult {
   state: "following" | "requested";
   record: FollowRecord;
@@ -65,7 +71,7 @@ export interface FollowResult {
  * updates the options given (`reblogs` applies to the pending request too, so it holds from
  * the start; it only affects boosts delivered afterwards).
  */
-export function followAccount(app: App, source: Account, target: Account, options: FollowOptions): FollowResult {
+export function followAccount(app: App, source: Account, target: Account, options: FollowOptions, via: RemoteFollow = {}): FollowResult {
   if (source.id === target.id) throw forbidden("Following your own account is not allowed");
   if (target.suspendedAt !== null) throw notFound();
   if (
@@ -81,14 +87,20 @@ export function followAccount(app: App, source: Account, target: Account, option
   return inTx(app, () => {
     const existing = findFollow(app.db, source.id, target.id);
     if (existing) {
-      const updated = mergeFollowOptions(existing, options);
+      const updated = { ...mergeFollowOptions(existing, options), uri: via.uri ?? existing.uri };
       updateFollowOptions(app.db, "follows", updated, now);
+      if (via.uri) {
+        // A remote follower that asks again lost our Accept: send it again, for the new id (AP §5.4).
+        updateFollowUri(app.db, "follows", updated.id, via.uri, now);
+        onFollowAccepted(app, updated);
+      }
       return { state: "following", record: updated, optimistic };
     }
     const pending = findFollowRequest(app.db, source.id, target.id);
     if (pending) {
-      const updated = mergeFollowOptions(pending, options);
+      const updated = { ...mergeFollowOptions(pending, options), uri: via.uri ?? pending.uri };
       updateFollowOptions(app.db, "follow_requests", updated, now);
+      if (via.uri) updateFollowUri(app.db, "follow_requests", updated.id, via.uri, now);
       return { state: "requested", record: updated, optimistic };
     }
     const id = app.ids.next();
@@ -99,7 +111,7 @@ export function followAccount(app: App, source: Account, target: Account, option
       showReblogs: options.showReblogs ?? true,
       notify: options.notify ?? false,
       languages: options.languages ?? null,
-      uri: followUri(app, id),
+      uri: via.uri ?? followUri(app, id),
       createdAt: now,
       updatedAt: now,
     };
@@ -166,6 +178,41 @@ export function removeFromFollowers(app: App, owner: Account, follower: Account)
     return !!follow;
   });
   if (ended) clearFeeds(app, follower, owner.id);
+}
+
+/**
+ * The remote target ended `source`'s follow or request (Reject, Undo Accept): both go, and
+ * nothing is sent back, as the other side already knows.
+ */
+export function dropFollowByRemote(app: App, source: Account, target: Account): void {
+  const ended = inTx(app, () => {
+    const follow = findFollow(app.db, source.id, target.id);
+    if (follow) endFollow(app, follow);
+    const request = findFollowRequest(app.db, source.id, target.id);
+    if (request) endFollowRequest(app, request);
+    return !!follow;
+  });
+  if (ended) clearFeeds(app, source, target.id);
+}
+
+/**
+ * A remote Follow that the local target refuses without storing it (blocked, moved): Reject
+ * of the Follow with its own id (AP §5.4).
+ */
+export function refuseRemoteFollow(app: App, source: Account, target: Account, uri: string): void {
+  const now = app.now();
+  const record: FollowRecord = {
+    id: app.ids.next(),
+    accountId: source.id,
+    targetAccountId: target.id,
+    showReblogs: true,
+    notify: false,
+    languages: null,
+    uri,
+    createdAt: now,
+    updatedAt: now,
+  };
+  inTx(app, () => onFollowRejected(app, record));
 }
 
 /** Turns a request into a follow with the same uri and options, and tells the target. */

@@ -50,15 +50,18 @@ function requireActionable(app: App, viewerId: Id, rawId: unknown): Status {
   throw notFound("Not Found");
 }
 
-/** POST /api/v1/statuses/:id/favourite: returns the requested status (a boost is favourited through its original). */
-export function favouriteStatus(app: App, viewer: Account, rawId: unknown): Status {
+/**
+ * POST /api/v1/statuses/:id/favourite: returns the requested status (a boost is favourited
+ * through its original). `via.uri`: a remote Like's id, stored for Undo by reference.
+ */
+export function favouriteStatus(app: App, viewer: Account, rawId: unknown, via: { uri?: string } = {}): Status {
   const status = requireActionable(app, viewer.id, rawId);
   const target = properStatus(app, status);
   if (isBlocking(app.db, viewer.id, target.accountId)) throw forbidden();
   tx(app.db, () => {
     const now = app.now();
     const favouriteId = app.ids.next();
-    if (!insertFavourite(app.db, { id: favouriteId, accountId: viewer.id, statusId: target.id, createdAt: now })) return;
+    if (!insertFavourite(app.db, { id: favouriteId, accountId: viewer.id, statusId: target.id, createdAt: now, uri: via.uri })) return;
     adjustStatusCounter(app.db, target.id, "favourites_count", 1);
     notify(app, { type: "favourite", recipientId: target.accountId, fromAccountId: viewer.id, statusId: target.id });
     onFavourited(app, favouriteId, viewer.id, target);

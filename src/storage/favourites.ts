@@ -5,11 +5,11 @@ import { type Keyset, keysetSql } from "./keyset.ts";
 import { type Status, rowToStatus } from "./statuses.ts";
 
 /** Returns true when a new favourite row was written (false: it already existed). */
-export function insertFavourite(db: DB, f: { id: Id; accountId: Id; statusId: Id; createdAt: number }): boolean {
+export function insertFavourite(db: DB, f: { id: Id; accountId: Id; statusId: Id; createdAt: number; uri?: string | null }): boolean {
   const r = stmt(
     db,
-    "INSERT OR IGNORE INTO favourites (id, account_id, status_id, created_at) VALUES (@id, @accountId, @statusId, @createdAt)",
-  ).run({ id: BigInt(f.id), accountId: BigInt(f.accountId), statusId: BigInt(f.statusId), createdAt: f.createdAt });
+    "INSERT OR IGNORE INTO favourites (id, account_id, status_id, uri, created_at) VALUES (@id, @accountId, @statusId, @uri, @createdAt)",
+  ).run({ id: BigInt(f.id), accountId: BigInt(f.accountId), statusId: BigInt(f.statusId), uri: f.uri ?? null, createdAt: f.createdAt });
   return r.changes > 0;
 }
 
