@@ -27,6 +27,8 @@ import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
 import { registerStatusInteractionRoutes } from "./routes/api/v1/status-interactions.ts";
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
+import { registerSearchRoutes } from "./routes/api/v2/search.ts";
+import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts";
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 
@@ -35,6 +37,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerHealthRoutes(app, r);
   registerOauthRoutes(app, r);
   registerAppsRoutes(app, r);
+  registerAccountsSearchRoutes(app, r);
   registerAccountsRoutes(app, r);
   registerPreferencesRoutes(app, r);
   registerProfileRoutes(app, r);
@@ -57,6 +60,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerStatusesRoutes(app, r);
   registerStatusInteractionRoutes(app, r);
   registerBookmarksFavouritesRoutes(app, r);
+  registerSearchRoutes(app, r);
   registerReportsRoutes(app, r);
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);

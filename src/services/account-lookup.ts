@@ -4,6 +4,7 @@ import { type Id, parseId } from "../lib/ids.ts";
 import { findAccountByHandle, findAccountById, findAccountsByIds, type Account } from "../storage/accounts.ts";
 import { findUsersByAccountIds } from "../storage/account-profile.ts";
 import type { User } from "../storage/users.ts";
+import { resolveAcct } from "./remote-lookup.ts";
 
 // Finding accounts the way the public API may show them. Local accounts whose user has not
 // confirmed the e-mail or is still pending approval do not exist for the API yet.
@@ -42,18 +43,31 @@ export function isLocalDomain(app: App, domain: string): boolean {
   return domain.toLowerCase() === app.config.domain.toLowerCase();
 }
 
-/**
- * GET /api/v1/accounts/lookup: `alice`, `@alice`, `alice@domain`, `@alice@domain`. Only known
- * accounts: no WebFinger here, so an unknown remote handle is a 404 like any other.
- */
-export function lookupAccount(app: App, acct: string): Account {
-  const handle = acct.trim().replace(/^@/, "");
+export interface Acct {
+  username: string;
+  /** null: local (no domain, or ours). Lower-cased. */
+  domain: string | null;
+}
+
+/** `alice`, `@alice`, `alice@domain`, `@alice@domain` (an `acct:` prefix too); undefined when malformed. */
+export function parseAcct(app: App, raw: string): Acct | undefined {
+  const handle = raw.trim().replace(/^acct:/i, "").replace(/^@/, "");
   const at = handle.indexOf("@");
   const username = at === -1 ? handle : handle.slice(0, at);
-  let domain: string | null = at === -1 ? null : handle.slice(at + 1).toLowerCase();
-  if (username === "" || domain === "") throw notFound();
-  if (domain !== null && isLocalDomain(app, domain)) domain = null;
-  const account = findAccountByHandle(app.db, username, domain);
+  const domain = at === -1 ? null : handle.slice(at + 1).toLowerCase();
+  if (username === "" || domain === "" || /[\s@/]/.test(username) || (domain !== null && /[\s@/]/.test(domain))) return undefined;
+  return { username, domain: domain !== null && isLocalDomain(app, domain) ? null : domain };
+}
+
+/**
+ * GET /api/v1/accounts/lookup: `alice`, `@alice`, `alice@domain`, `@alice@domain`. Signed-in
+ * callers may name a remote account we do not know yet (WebFinger); anonymous ones only find
+ * known accounts, so the public endpoint cannot be used to make us fetch from anywhere.
+ */
+export async function lookupAccount(app: App, acct: string, opts: { resolve?: boolean } = {}): Promise<Account> {
+  const handle = parseAcct(app, acct);
+  if (!handle) throw notFound();
+  const account = opts.resolve ? await resolveAcct(app, handle) : findAccountByHandle(app.db, handle.username, handle.domain);
   if (!account) throw notFound();
   return requireVisibleAccount(app, account.id);
 }

@@ -2,7 +2,7 @@ import type { App } from "../app.ts";
 import { forbidden, notFound, unprocessable } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
 import { isLanguageCode } from "../lib/iso-639-1.ts";
-import { findAccountByHandle, type Account } from "../storage/accounts.ts";
+import type { Account } from "../storage/accounts.ts";
 import {
   deleteFollowRequestById,
   deleteFollowRequestNotification,
@@ -27,7 +27,8 @@ import {
 import { updateFollowUri } from "../storage/activity-uris.ts";
 import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
 import { isBlockedEitherWay, isBlocking, isDomainBlocking } from "../storage/relationship-checks.ts";
-import { isLocalDomain, requireVisibleAccount } from "./account-lookup.ts";
+import { parseAcct, requireVisibleAccount } from "./account-lookup.ts";
+import { resolveAcct } from "./remote-lookup.ts";
 import { removeAccountFromFeeds, scheduleHomeMerge } from "./feeds.ts";
 import { onFollowAccepted, onFollowRejected, onFollowRequested, onUnfollowed } from "../federation/outbox/hooks.ts";
 import { notify } from "./notifications.ts";
@@ -257,17 +258,13 @@ export function authorizeAllFollowRequests(app: App, accountId: Id): void {
 
 /**
  * POST /api/v1/follows (the old remote-follow endpoint): `uri` is `user`, `user@domain` or
- * `@user@domain`. Known accounts only until federation can resolve remote handles; returns
- * the followed account.
+ * `@user@domain`; an unknown remote handle is resolved first (WebFinger). Returns the
+ * followed account; following again is not an error.
  */
-export function followByHandle(app: App, source: Account, uri: string | undefined): Account {
-  const handle = (uri ?? "").trim().replace(/^@/, "");
-  const at = handle.indexOf("@");
-  const username = at === -1 ? handle : handle.slice(0, at);
-  let domain: string | null = at === -1 ? null : handle.slice(at + 1).toLowerCase();
-  if (username === "" || domain === "") throw notFound();
-  if (domain !== null && isLocalDomain(app, domain)) domain = null;
-  const found = findAccountByHandle(app.db, username, domain);
+export async function followByHandle(app: App, source: Account, uri: string | undefined): Promise<Account> {
+  const handle = parseAcct(app, uri ?? "");
+  if (!handle) throw notFound();
+  const found = await resolveAcct(app, handle);
   if (!found) throw notFound();
   const target = requireVisibleAccount(app, found.id);
   followAccount(app, source, target, {});

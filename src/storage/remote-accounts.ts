@@ -17,15 +17,16 @@ export function findAccountByUrl(db: DB, url: string): Account | undefined {
 }
 
 /**
- * Remote accounts whose actor was last fetched before `before` (never-fetched ones first),
- * suspended ones skipped: the refresh task's next batch.
+ * Remote accounts whose actor was last fetched before `before`, oldest first, suspended ones
+ * skipped: the refresh task's next batch. Rows never fetched (fetched_at NULL) were not made
+ * by discovery and are left to whoever made them.
  */
 export function listStaleRemoteAccounts(db: DB, before: number, limit: number): { id: Id; uri: string }[] {
   const rows = stmt(
     db,
     `SELECT id, uri FROM accounts
-     WHERE domain IS NOT NULL AND suspended_at IS NULL AND coalesce(fetched_at, 0) < @before
-     ORDER BY coalesce(fetched_at, 0), id LIMIT @limit`,
+     WHERE domain IS NOT NULL AND suspended_at IS NULL AND fetched_at < @before
+     ORDER BY fetched_at, id LIMIT @limit`,
   ).all({ before, limit }) as Row[];
   return rows.map((r) => ({ id: str(r.id), uri: r.uri as string }));
 }

@@ -1,7 +1,6 @@
 // Remote accounts: finding, fetching and storing them (AP §3.2, discovery.md §1.2).
 import type { App } from "../../app.ts";
 import type { Id } from "../../lib/ids.ts";
-import { isLocalDomain } from "../../services/account-lookup.ts";
 import { inTx } from "../../services/relationships.ts";
 import { type Account, type NewAccount, findAccountById, findAccountByHandle, findAccountByUri, insertAccount, updateAccount } from "../../storage/accounts.ts";
 import { findAccountByPublicKeyId, findAccountByUrl, findSuspensionOrigin, setSuspension } from "../../storage/remote-accounts.ts";
@@ -252,12 +251,28 @@ export async function resolveAccountByUri(app: App, uri: string, opts: { refresh
 }
 
 /**
+ * The account of an actor document fetched from its own id (a search URL that turned out to be
+ * an actor): checked, its handle verified, stored. Undefined when unusable.
+ */
+export async function resolveAccountFromDocument(app: App, doc: ApObject): Promise<Account | undefined> {
+  if (typeof doc.id !== "string") return undefined;
+  try {
+    return (await resolveActor(app, doc.id, { doc, followMoved: true }))?.account;
+  } catch (e) {
+    if (isPermanent(e)) return undefined;
+    throw e;
+  }
+}
+
+/**
  * `user@domain` → account: a known one, else WebFinger + actor fetch. `domain` null or ours
  * means a local account (no network). Undefined when it does not exist.
  */
 export async function resolveAccountByHandle(app: App, username: string, domain: string | null): Promise<Account | undefined> {
   if (username === "") return undefined;
-  if (domain === null || domain === "" || isLocalDomain(app, domain)) return findAccountByHandle(app.db, username, null);
+  if (domain === null || domain === "" || domain.toLowerCase() === app.config.domain.toLowerCase()) {
+    return findAccountByHandle(app.db, username, null);
+  }
   const d = domain.toLowerCase();
   const known = findAccountByHandle(app.db, username, d);
   const fresh = known?.lastWebfingeredAt != null && app.now() - known.lastWebfingeredAt < WEBFINGER_FRESH_MS;

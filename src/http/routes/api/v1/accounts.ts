@@ -95,7 +95,7 @@ export function registerAccountsRoutes(app: App, r: Router): void {
   r.get("/api/v1/accounts/lookup", async (event) => {
     const viewer = optionalUser(app, event, "read:accounts");
     const p = await readAppParams(app, event);
-    const account = lookupAccount(app, p.requireStr("acct"));
+    const account = await lookupAccount(app, p.requireStr("acct"), { resolve: viewer !== null });
     cachePublicIfAnonymous(event, viewer !== null || bearerToken(event) !== undefined);
     return accountFor(viewer?.account.id ?? null, account);
   });

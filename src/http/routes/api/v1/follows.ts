@@ -11,6 +11,6 @@ export function registerFollowsRoutes(app: App, r: Router): void {
   r.post("/api/v1/follows", async (event) => {
     const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, "write:follows");
-    return toApiAccount(app, followByHandle(app, viewer.account, p.str("uri")));
+    return toApiAccount(app, await followByHandle(app, viewer.account, p.str("uri")));
   });
 }

@@ -15,6 +15,7 @@ import {
   requireVisibleStatus,
   type StatusInput,
 } from "../../../../services/statuses.ts";
+import { prefetchMentions } from "../../../../federation/resolve/mentions.ts";
 import { optionalUser, requireToken, requireUser } from "../../../auth.ts";
 import { cachePublicIfAnonymous } from "../../../headers.ts";
 import { type Params, readAppParams } from "../../../params.ts";
@@ -46,6 +47,7 @@ export function registerStatusesRoutes(app: App, r: Router): void {
   r.post("/api/v1/statuses", async (event) => {
     const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
+    await prefetchMentions(app, p.str("status") ?? "");
     const status = createStatus(app, viewer, readStatusInput(p), {
       applicationId: viewer.token.applicationId,
       idempotencyKey: event.req.headers.get("idempotency-key") ?? undefined,
@@ -72,6 +74,7 @@ export function registerStatusesRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
     const status = requireOwnStatus(app, viewer.account.id, getRouterParam(event, "id"));
+    await prefetchMentions(app, p.str("status") ?? "");
     const updated = editStatus(app, viewer, status, {
       text: p.str("status"),
       spoilerText: p.str("spoiler_text"),
