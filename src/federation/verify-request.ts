@@ -198,11 +198,12 @@ export async function verifyRequest(app: App, event: H3Event, body?: Buffer): Pr
   let entry = cache?.get(keyId);
   let fresh = false;
   if (!entry) {
+    const lookedUpAt = app.now();
     entry = await lookupKey(app, keyId, false);
     if (!entry) throw new ApiError(401, `Unknown key ${keyId}`);
     cache?.set(keyId, entry);
-    // A key the resolver had to fetch just now cannot be any fresher.
-    fresh = entry.account.fetchedAt !== null && app.now() - entry.account.fetchedAt < 60_000;
+    // A key the resolver fetched during this very lookup cannot be any fresher.
+    fresh = entry.account.fetchedAt !== null && entry.account.fetchedAt >= lookedUpAt;
   }
   if (entry.account.domain !== null && cachedDomainPolicy(app, entry.account.domain).suspended) {
     throw new ApiError(403, "The server of this key is blocked");

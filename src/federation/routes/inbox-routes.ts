@@ -9,7 +9,7 @@ import { findUsersByAccountIds } from "../../storage/account-profile.ts";
 import { type Account, findAccountByHandle, findAccountByUri } from "../../storage/accounts.ts";
 import type { Router } from "../../http/router.ts";
 import { acceptActivity } from "../inbox/intake.ts";
-import { hasAsContext, idOf, isObject, str, typesOf } from "../parse/common.ts";
+import { hasAsContext, hostOf, idOf, isObject, str, typesOf } from "../parse/common.ts";
 import type { ApObject } from "../types.ts";
 import { installVerifyCaches, MAX_SIGNED_BODY, readBodyLimited, verifyRequest } from "../verify-request.ts";
 
@@ -77,9 +77,14 @@ async function receive(app: App, event: H3Event, recipient: Account | null): Pro
     app.log.info("inbox: activity dropped", { why, id: str(activity.id), type, signer: signer.uri });
     return accepted();
   };
-  // Relayed or forwarded activities would need an LD signature or integrity proof by the
-  // claimed actor; roost does not verify those yet (AP §7 step 4, §13).
-  if (idOf(activity.actor) !== signer.uri) return drop("actor is not the signer (no LD-signature support)");
+  const actor = idOf(activity.actor);
+  if (actor !== signer.uri) {
+    // A key of one server speaking for an actor of another: refused like a bad signature.
+    if (actor !== undefined && hostOf(actor) !== hostOf(signer.uri)) throw new ApiError(401, "The activity's actor is not on the signing key's server");
+    // Relayed or forwarded activities would need an LD signature or integrity proof by the
+    // claimed actor; roost does not verify those yet (AP §7 step 4, §13).
+    return drop("actor is not the signer (no LD-signature support)");
+  }
   if (signer.domain === null) return drop("local actor");
   if (signer.suspendedAt !== null && !ALLOWED_FROM_SUSPENDED.has(type ?? "")) return drop("suspended actor");
   if (!hasAsContext(activity)) return drop("no ActivityStreams context");

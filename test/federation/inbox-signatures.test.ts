@@ -1,0 +1,177 @@
+// The inbox's front door (AP §7, §10.2): signatures, statuses, size limit, dedupe, personal inboxes.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createDomainBlock } from "../../src/services/domain-blocks.ts";
+import { freshKey, startFakeRemote } from "../helpers/fake-remote.ts";
+import { activityId, AS_CONTEXT, deliver, localUri, startWorld, type World } from "./inbox-helpers.ts";
+
+const follow = (w: World, actorId: string) => ({
+  "@context": AS_CONTEXT,
+  id: `${actorId}/follows/${Math.random().toString(36).slice(2)}`,
+  type: "Follow",
+  actor: actorId,
+  object: localUri(w, w.alice),
+});
+
+/** Whether alice has bob of the fake remote as a follower, through the client API. */
+async function followedByBob(w: World): Promise<boolean> {
+  const followers = await w.s.api(w.alice, "GET", `/api/v1/accounts/${w.alice.id}/followers`);
+  return followers.some((a: { acct: string }) => a.acct === `bob@${w.remote.domain}`);
+}
+
+test("a validly signed activity is answered 202 with an empty body and processed", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  const r = await deliver(w, bob, follow(w, bob.id));
+  assert.equal(r.status, 202);
+  assert.equal(r.text, "");
+  await w.s.drainJobs();
+  assert.equal(await followedByBob(w), true);
+});
+
+test("tampered signatures are refused with 401 and a reason", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  const cases: [string, Parameters<typeof deliver>[4]][] = [
+    ["wrong digest", { digest: "SHA-256=" + Buffer.alloc(32).toString("base64") }],
+    ["old Date", { date: new Date(Date.now() - 2 * 3600_000) }],
+    ["wrong key", { privateKey: freshKey().privateKey }],
+    ["unsigned", { unsigned: true }],
+  ];
+  for (const [name, opts] of cases) {
+    const r = await deliver(w, bob, follow(w, bob.id), "/inbox", opts);
+    assert.equal(r.status, 401, `${name}: ${r.text}`);
+    assert.equal(typeof JSON.parse(r.text).error, "string", name);
+  }
+  await w.s.drainJobs();
+  assert.equal(await followedByBob(w), false);
+});
+
+test("a key of one server speaking for an actor of another is refused with 401", async (t) => {
+  const w = await startWorld(t);
+  const other = await startFakeRemote();
+  t.after(() => other.close());
+  const bob = w.remote.actor("bob");
+  const mallory = other.actor("mallory");
+  // Mallory signs (valid signature, her own key) an activity claiming to be bob.
+  const r = await deliver(w, mallory, follow(w, bob.id));
+  assert.equal(r.status, 401);
+  assert.match(JSON.parse(r.text).error, /actor/);
+});
+
+test("an activity by another actor of the signer's own server is dropped with 202", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  const carol = w.remote.actor("carol");
+  const r = await deliver(w, carol, follow(w, bob.id));
+  assert.equal(r.status, 202);
+  await w.s.drainJobs();
+  assert.equal(await followedByBob(w), false);
+});
+
+test("a malformed Signature header is a 400", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  const body = JSON.stringify(follow(w, bob.id));
+  const res = await fetch(`${w.s.url}/inbox`, {
+    method: "POST",
+    headers: { "content-type": "application/activity+json", date: new Date().toUTCString(), signature: 'keyId="x",signature' },
+    body,
+  });
+  assert.equal(res.status, 400);
+  assert.equal(typeof (await res.json()).error, "string");
+});
+
+test("the signer's domain suspended by the admin is a 403", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  createDomainBlock(w.s.app, { domain: "127.0.0.1", severity: "suspend" });
+  const r = await deliver(w, bob, follow(w, bob.id));
+  assert.equal(r.status, 403);
+});
+
+test("a body over 1 MiB is a 413, by Content-Length and while reading", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  const big = { ...follow(w, bob.id), padding: "x".repeat(1024 * 1024) };
+  const r = await deliver(w, bob, big);
+  assert.equal(r.status, 413);
+  // Chunked: no Content-Length, so the limit applies as the body streams in.
+  const chunks = [Buffer.from('{"padding":"'), Buffer.alloc(1024 * 1024 + 10, "x"), Buffer.from('"}')];
+  const stream = new ReadableStream({
+    start(c) {
+      for (const b of chunks) c.enqueue(b);
+      c.close();
+    },
+  });
+  const res = await fetch(`${w.s.url}/inbox`, { method: "POST", headers: { "content-type": "application/activity+json" }, body: stream, duplex: "half" } as RequestInit);
+  assert.equal(res.status, 413);
+});
+
+test("a body that is not a JSON object is a 400", async (t) => {
+  const w = await startWorld(t);
+  for (const body of ["not json", "[1,2]", '"text"']) {
+    const res = await fetch(`${w.s.url}/inbox`, { method: "POST", headers: { "content-type": "application/activity+json" }, body });
+    assert.equal(res.status, 400, body);
+  }
+});
+
+test("a repeated activity id is accepted once and processed once", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  const status = await w.s.api(w.alice, "POST", "/api/v1/statuses", { status: "like me" });
+  const like = { "@context": AS_CONTEXT, id: activityId(bob, "likes"), type: "Like", actor: bob.id, object: `${localUri(w, w.alice)}/statuses/${status.id}` };
+  const first = await deliver(w, bob, like);
+  const second = await deliver(w, bob, like);
+  assert.deepEqual([first.status, second.status], [202, 202]);
+  const jobs = w.s.app.db.prepare("SELECT count(*) AS n FROM jobs WHERE name = 'inbox.process'").get() as { n: bigint };
+  assert.equal(jobs.n, 1n);
+  await w.s.drainJobs();
+  const after = await w.s.api(w.alice, "GET", `/api/v1/statuses/${status.id}`);
+  assert.equal(after.favourites_count, 1);
+});
+
+test("personal inboxes: 404 for unknown or unapproved local users", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  const pending = await w.s.user("pending", { approved: false });
+  assert.equal((await deliver(w, bob, follow(w, bob.id), "/users/nobody/inbox")).status, 404);
+  assert.equal((await deliver(w, bob, follow(w, bob.id), `/users/${pending.username}/inbox`)).status, 404);
+  assert.equal((await deliver(w, bob, follow(w, bob.id), "/users/alice/inbox")).status, 202);
+  assert.equal((await deliver(w, bob, follow(w, bob.id), "/actor/inbox")).status, 202);
+});
+
+test("a Delete of an unknown actor by itself is answered 202 before any signature check", async (t) => {
+  const w = await startWorld(t);
+  const gone = `${w.remote.origin}/users/gone`;
+  const res = await fetch(`${w.s.url}/inbox`, {
+    method: "POST",
+    headers: { "content-type": "application/activity+json" },
+    body: JSON.stringify({ "@context": AS_CONTEXT, id: `${gone}#delete`, type: "Delete", actor: gone, object: gone }),
+  });
+  assert.equal(res.status, 202);
+  // Nothing was fetched from the remote to check it.
+  assert.equal(w.remote.requests.length, 0);
+});
+
+test("a key whose server cannot be reached is a 503 (the sender should retry)", async (t) => {
+  const w = await startWorld(t);
+  const gone = await startFakeRemote();
+  const dave = gone.actor("dave");
+  await gone.close();
+  const r = await deliver(w, dave, follow(w, dave.id));
+  assert.equal(r.status, 503);
+});
+
+test("a rotated key is picked up: verification fails with the stored key, the actor is fetched again", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  assert.equal((await deliver(w, bob, follow(w, bob.id))).status, 202);
+  await w.s.drainJobs(); // the follow touches bob's row (counters): the key cache entry goes
+  const key = freshKey();
+  bob.doc.publicKey = { id: bob.keyId, owner: bob.id, publicKeyPem: key.publicKeyPem };
+  bob.privateKey = key.privateKey;
+  const before = w.remote.requests.filter((r) => r.path === "/users/bob").length;
+  assert.equal((await deliver(w, bob, follow(w, bob.id))).status, 202);
+  assert.equal(w.remote.requests.filter((r) => r.path === "/users/bob").length, before + 1);
+});
