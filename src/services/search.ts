@@ -10,7 +10,7 @@ import { normalizeTag } from "../lib/tags.ts";
 import { findAccountByHandle, findAccountByUri, type Account } from "../storage/accounts.ts";
 import { isShownInSearch, searchAccounts } from "../storage/account-search.ts";
 import { findAccountByUrl } from "../storage/remote-accounts.ts";
-import { findStatusByUriOrUrl } from "../storage/status-urls.ts";
+import { findStatusByLink } from "../storage/status-urls.ts";
 import type { Status } from "../storage/statuses.ts";
 import { searchTags, type TagRow } from "../storage/tag-search.ts";
 import { parseAcct } from "./account-lookup.ts";
@@ -61,7 +61,7 @@ const failedRemotely = (e: unknown) => e instanceof FetchError || e instanceof F
 async function resolveUrl(app: App, url: string, resolve: boolean): Promise<UrlTarget> {
   const account = findAccountByUri(app.db, url) ?? findAccountByUrl(app.db, url);
   if (account) return { account };
-  const status = findStatusByUriOrUrl(app.db, url);
+  const status = findStatusByLink(app.db, url);
   if (status) return { status };
   if (!resolve) return undefined;
   try {

@@ -1,7 +1,7 @@
 // Remote statuses by uri or URL (search with resolve=true, thread parents, boosts).
 import type { App } from "../../app.ts";
 import type { Status } from "../../storage/statuses.ts";
-import { findStatusByUriOrUrl } from "../../storage/status-urls.ts";
+import { findStatusByUriOrUrl } from "../../storage/remote-statuses.ts";
 import { isSuspendedDomain } from "../domain-policy.ts";
 import { fetchApObject } from "../fetch-object.ts";
 import { hasType, hostOf, httpUrl, idOf, isObject } from "../parse/common.ts";
