@@ -75,7 +75,8 @@ export function fanOutStatus(app: App, statusId: Id, opts: { followersAfter?: Id
       if (author.domain === null) insertIntoOwnHome(app.db, entry);
       if (status.visibility === "direct") {
         if (!unknownParent) insertIntoMentionedFollowerHomes(app.db, entry);
-        recordDirectConversations(app, status, mentioned);
+        // A limited remote post has a direct post's audience but is no conversation (Mastodon).
+        if (!status.limited) recordDirectConversations(app, status, mentioned);
       } else if (!unknownParent) {
         if (isInAnyList(app.db, status.accountId)) insertIntoLists(app.db, entry);
         rest = followerBatch(app, entry, "0", size);
