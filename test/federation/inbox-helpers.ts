@@ -26,11 +26,12 @@ const FIXTURES = join(import.meta.dirname, "../fixtures/remote");
 
 /**
  * `test/fixtures/remote/<software>/<name>.json` with `https://REMOTE` replaced by the fake
- * remote's origin, `https://LOCAL` by the test server's, and `{{KEY}}` by `vars[KEY]`.
+ * remote's origin, `https://LOCAL` by the test server's, `LOCALDOMAIN` by its host[:port], and
+ * `{{KEY}}` by `vars[KEY]`.
  */
 export function fixture(w: World, path: string, vars: Record<string, string> = {}): Record<string, any> {
   let text = readFileSync(join(FIXTURES, `${path}.json`), "utf8");
-  text = text.replaceAll("https://REMOTE", w.remote.origin).replaceAll("https://LOCAL", w.s.url);
+  text = text.replaceAll("https://REMOTE", w.remote.origin).replaceAll("https://LOCAL", w.s.url).replaceAll("LOCALDOMAIN", new URL(w.s.url).host);
   text = text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => {
     if (!(k in vars)) throw new Error(`fixture ${path}: no value for {{${k}}}`);
     return vars[k];
@@ -65,3 +66,39 @@ export const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 
 /** The local account uri of a test user. */
 export const localUri = (w: World, u: TestUser) => `${w.s.url}/users/${u.username}`;
+
+/** The local id of a remote account (resolved as a client's lookup would). */
+export async function accountIdOf(w: World, actor: FakeActor): Promise<string> {
+  const a = await w.s.api(w.alice, "GET", `/api/v1/accounts/lookup?acct=${actor.username}@${w.remote.domain}`);
+  return a.id;
+}
+
+/** alice's relationship to a remote actor, through the client API. */
+export async function relationship(w: World, actor: FakeActor): Promise<Record<string, any>> {
+  const id = await accountIdOf(w, actor);
+  const [rel] = await w.s.api(w.alice, "GET", `/api/v1/accounts/relationships?id[]=${id}`);
+  return rel;
+}
+
+/** alice's notifications as [type, acct] pairs, newest first. */
+export async function notifications(w: World): Promise<[string, string][]> {
+  const list = await w.s.api(w.alice, "GET", "/api/v1/notifications");
+  return list.map((n: { type: string; account: { acct: string } }) => [n.type, n.account.acct]);
+}
+
+/** Deliveries the fake remote got of one activity type. */
+export const received = (w: World, type: string) => w.remote.received.filter((d) => d.body?.type === type).map((d) => d.body);
+
+/** A post by alice; returns its id. */
+export async function alicePosts(w: World, status = "herons", extra: Record<string, unknown> = {}): Promise<string> {
+  return (await w.s.api(w.alice, "POST", "/api/v1/statuses", { status, ...extra })).id;
+}
+
+/** alice asks to follow the remote actor; returns the id of the Follow she sent. */
+export async function aliceFollows(w: World, actor: FakeActor): Promise<string> {
+  await w.s.api(w.alice, "POST", `/api/v1/accounts/${await accountIdOf(w, actor)}/follow`);
+  await w.s.drainJobs();
+  const sent = received(w, "Follow").filter((f) => f.object === actor.id);
+  if (sent.length === 0) throw new Error("no Follow was delivered");
+  return sent[sent.length - 1].id;
+}
