@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
 import { freshKey, startFakeRemote } from "../helpers/fake-remote.ts";
 import { resolveAccountByHandle, resolveAccountByKeyId, resolveAccountByUri } from "../../src/federation/resolve/accounts.ts";
+import { clearWebfingerCache } from "../../src/federation/resolve/webfinger-client.ts";
 import { createDomainBlock } from "../../src/services/domain-blocks.ts";
 import { findAccountByUri } from "../../src/storage/accounts.ts";
 import { AS, actorDoc, jrd, startStubPeer, type StubPeer } from "./resolve-helpers.ts";
@@ -173,4 +174,48 @@ test("key ids: refresh picks up a rotated key; suspended domains are never asked
   const n = remote.requests.length;
   assert.equal(await resolveAccountByKeyId(s.app, dave.keyId), undefined);
   assert.equal(remote.requests.length, n);
+});
+
+test("key ids: an actor whose handle does not verify still signs (stored unverified, not found by handle)", async (t) => {
+  const s = await startTestServer();
+  const remote = await startFakeRemote();
+  t.after(() => Promise.all([s.close(), remote.close()]));
+  // Served as a document, not as a fake-remote actor: its WebFinger answers 404.
+  const relay = remote.actor("relay");
+  remote.serve("/actors/relay", { ...relay.doc, id: `${remote.origin}/actors/relay`, publicKey: { id: `${remote.origin}/actors/relay#main-key`, owner: `${remote.origin}/actors/relay`, publicKeyPem: relay.publicKeyPem }, preferredUsername: "internal.fetch" });
+  const r = await resolveAccountByKeyId(s.app, `${remote.origin}/actors/relay#main-key`);
+  assert.equal(r?.account.uri, `${remote.origin}/actors/relay`);
+  assert.equal(r?.account.username, "internal.fetch");
+  assert.equal(r?.account.domain, remote.domain);
+  assert.equal(r?.account.lastWebfingeredAt, null);
+  assert.equal(r?.publicKeyPem, relay.publicKeyPem);
+  // Nobody finds it by handle until the handle verifies.
+  assert.equal(await resolveAccountByHandle(s.app, "internal.fetch", remote.domain), undefined);
+  // Nor does it take a handle that a verified account holds.
+  const bob = remote.actor("bob");
+  assert.ok(await resolveAccountByUri(s.app, bob.id));
+  remote.serve("/actors/fakebob", { ...bob.doc, id: `${remote.origin}/actors/fakebob`, publicKey: { id: `${remote.origin}/actors/fakebob#k`, owner: `${remote.origin}/actors/fakebob`, publicKeyPem: bob.publicKeyPem } });
+  assert.equal(await resolveAccountByKeyId(s.app, `${remote.origin}/actors/fakebob#k`), undefined);
+});
+
+test("a handle that now verifies for a new actor moves to it; the old actor keeps a placeholder", async (t) => {
+  const s = await startTestServer();
+  const peer = await startStubPeer();
+  t.after(() => Promise.all([s.close(), peer.close()]));
+  const oldId = `${peer.origin}/users/bob`;
+  const newId = `${peer.origin}/ap/users/2`;
+  peer.route("/users/bob", { body: actorDoc(oldId, "bob") });
+  peer.route("/ap/users/2", { body: actorDoc(newId, "bob") });
+  webfingerTable(peer, { [`bob@${peer.domain}`]: jrd(`acct:bob@${peer.domain}`, oldId) });
+  const first = await resolveAccountByHandle(s.app, "bob", peer.domain);
+  assert.equal(first?.uri, oldId);
+
+  // The account was re-created on the peer: WebFinger now answers with the new actor.
+  clearWebfingerCache(s.app);
+  webfingerTable(peer, { [`bob@${peer.domain}`]: jrd(`acct:bob@${peer.domain}`, newId) });
+  const second = await resolveAccountByUri(s.app, newId);
+  assert.equal(second?.username, "bob");
+  assert.notEqual(second?.id, first?.id);
+  const old = findAccountByUri(s.app.db, oldId);
+  assert.equal(old?.username, `bob_${first?.id}`);
 });

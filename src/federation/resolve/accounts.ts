@@ -159,6 +159,12 @@ interface ResolveOptions {
   followMoved: boolean;
   /** The actor document, already fetched from its own id. */
   doc?: ApObject;
+  /**
+   * Resolving a signature's key: like Mastodon's key-only fetch, an actor whose handle does not
+   * verify is still stored, under preferredUsername@host of its id and not marked webfingered
+   * (so the handle is checked again before anyone looks it up by handle).
+   */
+  forKey?: boolean;
 }
 
 async function resolveActor(app: App, uri: string, opts: ResolveOptions): Promise<Resolved | undefined> {
@@ -171,16 +177,16 @@ async function resolveActor(app: App, uri: string, opts: ResolveOptions): Promis
   if (known && !opts.refresh && !opts.doc) return { account: known, keys: storedKeys(known) };
   // Nothing is fetched from a suspended domain; what we stored stays as it was.
   if (isSuspendedDomain(app, uri)) return known && { account: known, keys: storedKeys(known) };
-  if (opts.doc) return storeActor(app, uri, opts.doc, known, opts.followMoved);
+  if (opts.doc) return storeActor(app, uri, opts.doc, known, opts);
 
   // Concurrent resolutions of one actor (a burst of mentions, inbox jobs) share one fetch.
   const inflight = inflightOf(app);
-  const key = `${opts.followMoved ? "m" : "-"} ${uri}`;
+  const key = `${opts.followMoved ? "m" : "-"}${opts.forKey ? "k" : "-"} ${uri}`;
   const running = inflight.get(key);
   if (running) return running;
   const p = (async () => {
     const doc = await fetchApObject(app, uri);
-    return doc ? storeActor(app, uri, doc, known, opts.followMoved) : undefined;
+    return doc ? storeActor(app, uri, doc, known, opts) : undefined;
   })().finally(() => inflight.delete(key));
   inflight.set(key, p);
   return p;
@@ -192,8 +198,16 @@ function inflightOf(app: App): Map<string, Promise<Resolved | undefined>> {
   return m;
 }
 
+/** The handle of an actor whose own claim did not verify, unless somebody else holds it. */
+function unverifiedHandle(app: App, actor: ParsedActor): Handle | undefined {
+  const host = hostOf(actor.uri);
+  if (!host || !REMOTE_USERNAME_RE.test(actor.username)) return undefined;
+  const holder = findAccountByHandle(app.db, actor.username, host);
+  return holder && holder.uri !== actor.uri ? undefined : { username: actor.username, domain: host };
+}
+
 /** Checks a fetched actor document, verifies its handle and stores it. */
-async function storeActor(app: App, uri: string, doc: ApObject, known: Account | undefined, followMoved: boolean): Promise<Resolved | undefined> {
+async function storeActor(app: App, uri: string, doc: ApObject, known: Account | undefined, opts: ResolveOptions): Promise<Resolved | undefined> {
   if (!isActorDocument(doc)) return undefined;
   let actor: ParsedActor;
   try {
@@ -216,15 +230,16 @@ async function storeActor(app: App, uri: string, doc: ApObject, known: Account |
       webfingered = handle !== undefined;
     } catch (e) {
       // A known account keeps its verified handle while WebFinger is unreachable.
-      if (!known) throw e;
+      if (!known && !opts.forKey) throw e;
     }
-    // Unverifiable: a new actor is not created; a known one keeps the handle it had.
+    // Unverifiable: a new actor is not created (except for a key); a known one keeps its handle.
     if (!handle && known?.domain) handle = { username: known.username, domain: known.domain };
+    if (!handle && opts.forKey) handle = unverifiedHandle(app, actor);
   }
   if (!handle) return undefined;
 
   let movedToAccountId: Id | null | undefined;
-  if (followMoved && actor.movedTo) {
+  if (opts.followMoved && actor.movedTo) {
     try {
       movedToAccountId = (await resolveActor(app, actor.movedTo, { followMoved: false }))?.account.id ?? null;
     } catch {
@@ -308,7 +323,7 @@ async function fetchKey(app: App, keyId: string): Promise<{ account: Account; pu
   if (isActorDocument(doc)) {
     const listed = listActorKeys(doc).find((k) => k.id === keyId && k.pem);
     if (listed) {
-      const r = await resolveActor(app, doc.id as string, { doc, followMoved: true });
+      const r = await resolveActor(app, doc.id as string, { doc, followMoved: true, forKey: true });
       return r && { account: r.account, publicKeyPem: listed.pem! };
     }
   }
@@ -316,7 +331,7 @@ async function fetchKey(app: App, keyId: string): Promise<{ account: Account; pu
   const entry = embeddedKey(doc, keyId);
   const owner = idOf(doc.owner) ?? idOf(doc.controller) ?? idOf(entry?.owner);
   if (!owner || owner === doc.id) return undefined;
-  const r = await resolveActor(app, owner, { refresh: true, followMoved: true });
+  const r = await resolveActor(app, owner, { refresh: true, followMoved: true, forKey: true });
   const listed = r?.keys.find((k) => k.id === keyId);
   const pem = listed?.pem ?? str(doc.publicKeyPem) ?? str(entry?.publicKeyPem);
   return r && listed && pem ? { account: r.account, publicKeyPem: pem } : undefined;
