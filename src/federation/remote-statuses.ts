@@ -6,6 +6,7 @@ import { tx } from "../db/db.ts";
 import { idAt } from "../lib/ids.ts";
 import { deleteStatus, persistStatus } from "../services/statuses.ts";
 import type { Account } from "../storage/accounts.ts";
+import { deleteRemoteStatusMedia } from "../storage/media-attachments.ts";
 import { findStatusByUriOrUrl, insertSilentMention, isStatusIdTaken } from "../storage/remote-statuses.ts";
 import { findStatusByUri, type Status } from "../storage/statuses.ts";
 import { hasTombstone, insertTombstone } from "../storage/tombstones.ts";
@@ -153,6 +154,9 @@ export function deleteRemoteStatus(app: App, uri: string, actor: Account): void 
       insertTombstone(app.db, { uri, accountId: actor.id, createdAt: app.now() });
     }
     const status = findStatusByUriOrUrl(app.db, uri);
-    if (status && status.accountId === actor.id && !status.local) deleteStatus(app, status);
+    if (!status || status.accountId !== actor.id || status.local) return;
+    // Its media rows would otherwise stay behind, detached (they only point at the origin's files).
+    if (!status.reblogOfId) deleteRemoteStatusMedia(app.db, status.id);
+    deleteStatus(app, status);
   });
 }

@@ -133,3 +133,15 @@ export function updateRemoteMediaDetails(db: DB, id: Id, d: { description: strin
 export function detachStatusMedia(db: DB, statusId: Id): void {
   stmt(db, "UPDATE media_attachments SET status_id = NULL WHERE status_id = ?").run(BigInt(statusId));
 }
+
+/**
+ * Removes the media rows of a remote status that is being deleted, current and earlier
+ * revisions' (nothing was downloaded, so there are no files to remove).
+ */
+export function deleteRemoteStatusMedia(db: DB, statusId: Id): void {
+  stmt(
+    db,
+    `DELETE FROM media_attachments WHERE file IS NULL AND (status_id = @id OR id IN
+       (SELECT j.value FROM status_edits e, json_each(e.media_ids) j WHERE e.status_id = @id))`,
+  ).run({ id: BigInt(statusId) });
+}

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseApNote } from "../../src/federation/parse/note.ts";
-import { updateRemoteStatus } from "../../src/federation/remote-statuses.ts";
+import { deleteRemoteStatus, updateRemoteStatus } from "../../src/federation/remote-statuses.ts";
 import { findStatusByUri, type Status } from "../../src/storage/statuses.ts";
 import { type Doc, followRemote, mentionOf, noteDoc, remoteAccountOf, startWorld, stored, type World } from "./remote-status-helpers.ts";
 
@@ -64,6 +64,12 @@ test("explicit edits keep a history; older ones are ignored; implicit updates re
   e = await s.api(alice, "GET", `/api/v1/statuses/${status.id}`);
   assert.deepEqual([e.language, e.edited_at], ["fr", edit2.updated]);
   assert.equal((await s.api(alice, "GET", `/api/v1/statuses/${status.id}/history`)).length, 3);
+
+  // Deleting it takes every revision's media rows with it.
+  const mediaRows = () => (s.app.db.prepare("SELECT count(*) AS n FROM media_attachments WHERE account_id = ?").get(BigInt(w.author.id)) as { n: bigint }).n;
+  assert.equal(mediaRows(), 2n);
+  deleteRemoteStatus(s.app, doc.id as string, w.author);
+  assert.equal(mediaRows(), 0n);
 });
 
 test("an Update of an unknown status is a Create, unless it was published over a day ago", async (t) => {

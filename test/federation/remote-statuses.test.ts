@@ -16,15 +16,18 @@ test("a remote public post mentioning a local user: mention, home, tag timeline 
   const alice = await s.user("alice");
   const bob = await s.user("bob");
   followRemote(w, alice);
+  const zed = remote.actor("zed"); // known only once the mention is resolved
   const image = `${remote.origin}/media/heron.jpg`;
   const doc = noteDoc(rita, {
     content:
       `<p><span class="h-card" translate="no"><a href="${bob.account.url}" class="u-url mention">@<span>bob</span></a></span> ` +
       `a heron <a href="${remote.origin}/tags/Herons" class="mention hashtag" rel="tag">#<span>Herons</span></a> :heron:</p>`,
     contentMap: { en: "<p>…</p>" },
-    cc: [rita.followers, bob.account.uri],
+    cc: [rita.followers, bob.account.uri, zed.id],
     tag: [
       mentionOf(w, bob),
+      { type: "Mention", href: zed.id, name: `@zed@${remote.domain}` },
+      { type: "Mention", href: `${remote.origin}/users/nobody`, name: "@nobody" },
       { type: "Hashtag", href: `${remote.origin}/tags/herons`, name: "#Herons" },
       { type: "Emoji", id: `${remote.origin}/emojis/1`, name: ":heron:", icon: { type: "Image", mediaType: "image/png", url: `${remote.origin}/emojis/heron.png` } },
     ],
@@ -58,7 +61,11 @@ test("a remote public post mentioning a local user: mention, home, tag timeline 
     `<p><span class="h-card" translate="no"><a href="${bob.account.url}" class="u-url mention" rel="nofollow noopener" target="_blank">@<span>bob</span></a></span> ` +
       `a heron <a href="${remote.origin}/tags/Herons" class="mention hashtag" rel="nofollow noopener" target="_blank">#<span>Herons</span></a> :heron:</p>`,
   );
-  assert.deepEqual(e.mentions, [{ id: bob.id, username: "bob", url: bob.account.url, acct: "bob" }]);
+  const zedId = e.mentions[1]?.id;
+  assert.deepEqual(e.mentions, [
+    { id: bob.id, username: "bob", url: bob.account.url, acct: "bob" },
+    { id: zedId, username: "zed", url: `${remote.origin}/@zed`, acct: `zed@${remote.domain}` },
+  ]);
   assert.deepEqual(e.tags, [{ name: "herons", url: `${s.url}/tags/herons` }]);
   assert.deepEqual(e.emojis.map((x: { shortcode: string; url: string }) => [x.shortcode, x.url]), [["heron", `${remote.origin}/emojis/heron.png`]]);
   assert.equal(e.favourites_count, 3, "the origin's count, larger than ours");
