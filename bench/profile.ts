@@ -14,6 +14,7 @@ import { loadConfig } from "../src/config/config.ts";
 import { closeApp, createApp } from "../src/main.ts";
 import { initDataDir } from "../src/services/init.ts";
 import { runLoad } from "./lib/load.ts";
+import { cpuMs } from "./lib/rss.ts";
 import { freePort, startServerProcess } from "./lib/server-process.ts";
 import { summarizeProfile } from "./lib/cpu-profile.ts";
 import type { Scenario } from "./scenario.ts";
@@ -43,12 +44,6 @@ const scenario = SCENARIOS[name];
 if (!scenario) throw new Error(`unknown scenario ${name}`);
 const dataDir = resolve(values["data-dir"] ?? join(tmpdir(), `roost-profile-${name}`));
 const seedFile = join(dataDir, "profile-seed.json");
-
-/** User + system CPU time of a process so far (Linux /proc; clock ticks assumed 100 Hz). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 async function ensureSeeded(): Promise<{ port: number; seed: unknown }> {
   if (existsSync(seedFile)) return JSON.parse(readFileSync(seedFile, "utf8"));
@@ -90,10 +85,10 @@ try {
   for (const t of [base, ...chosen]) await runLoad(server.url, t, connections, 1); // warm-up
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const t of values["no-baseline"] ? chosen : [base, ...chosen]) {
-      const cpu0 = cpuMs(server.pid);
+      const cpu0 = cpuMs(server.pid) ?? 0;
       const r = await runLoad(server.url, t, connections, seconds);
       // Server CPU per request: unlike req/s, it hardly depends on what else the machine runs.
-      const cpuUs = ((cpuMs(server.pid) - cpu0) * 1000) / (r.reqPerSec * seconds || 1);
+      const cpuUs = (((cpuMs(server.pid) ?? 0) - cpu0) * 1000) / (r.reqPerSec * seconds || 1);
       console.log(
         `${t.name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  ` +
           `server CPU ${cpuUs.toFixed(0)} µs/req  ${r.bytesPerReq} B  non2xx ${r.non2xx}`,

@@ -1,4 +1,4 @@
-// `npm run bench [-- SCENARIO... --seconds N --connections N --source]`
+// `npm run bench [-- SCENARIO... --seconds N --connections N --trials N --source]`
 // Seeds a fresh instance, runs `roost serve` as a child process (its RSS read from /proc),
 // loads each target with autocannon and checks the scenario's budgets. Results go to
 // bench/results/<timestamp>-<scenario>.json and latest-<scenario>.json. Not part of npm test.
@@ -12,15 +12,18 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.ts";
 import { closeApp, createApp } from "../src/main.ts";
 import { initDataDir } from "../src/services/init.ts";
-import { probe, runLoad } from "./lib/load.ts";
+import { type LoadResult, probe, runLoad } from "./lib/load.ts";
 import { type BenchRecord, printTable, writeResults } from "./lib/report.ts";
 import { rssMb, sampleRss } from "./lib/rss.ts";
 import { freePort, startServerProcess } from "./lib/server-process.ts";
-import type { Scenario, TargetResult } from "./scenario.ts";
+import { median } from "./lib/stats.ts";
+import type { Metric, RunSummary, Scenario, Target, TargetResult } from "./scenario.ts";
+import { delivery } from "./scenarios/delivery.ts";
 import { foundation } from "./scenarios/foundation.ts";
+import { inbox } from "./scenarios/inbox.ts";
 import { social } from "./scenarios/social.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, delivery };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which
@@ -35,11 +38,14 @@ const { values, positionals } = parseArgs({
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "32" },
     source: { type: "boolean", default: false },
+    /** Runs per target (and per measurement of the federation scenarios); budgets use the median. */
+    trials: { type: "string", default: "3" },
   },
 });
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
 const connections = Number(values.connections);
+const trials = Math.max(1, Number(values.trials));
 const mode = values.source ? "source" : "bundle";
 
 function serverArgs(dataDir: string, port: number): string[] {
@@ -66,12 +72,64 @@ async function idleRss(pid: number): Promise<number | null> {
   return samples.length ? samples[Math.floor(samples.length / 2)] : null;
 }
 
+/**
+ * Loads every target `trials` times, interleaved (baseline, a, b, baseline, a, b, ...) so a
+ * target and the baseline it is compared with see the same machine load; each target's
+ * figures are then the median of its trials. Warm-up runs once, before a target's first trial.
+ */
+async function loadTargets(url: string, pid: number, list: Target[]): Promise<{ results: TargetResult[]; loadMax: number | null }> {
+  const results: TargetResult[] = [];
+  const runnable: { t: Target; base: TargetResult; samples: LoadResult[]; maxRss: number | null }[] = [];
+  for (const t of list) {
+    const status = await probe(url, t);
+    const base: TargetResult = {
+      name: t.name, method: t.method ?? "GET", path: t.path, status, skipped: true,
+      reqPerSec: null, p50Ms: null, p99Ms: null, non2xx: 0, errors: 0, bytesPerReq: null, maxRssMb: null,
+    };
+    results.push(base);
+    if (status < 200 || status >= 300) console.error(`${t.name}: ${t.path} answered ${status}; skipped`);
+    else runnable.push({ t, base, samples: [], maxRss: null });
+  }
+  let loadMax: number | null = null;
+  for (let trial = 1; trial <= trials; trial++) {
+    for (const r of runnable) {
+      const label = trials > 1 ? ` (trial ${trial}/${trials})` : "";
+      if (trial === 1 && warmup > 0) {
+        console.error(`${r.t.name}: warm-up ${warmup} s`);
+        await runLoad(url, r.t, connections, warmup);
+      }
+      console.error(`${r.t.name}: ${seconds} s with ${connections} connections${label}`);
+      const sampler = sampleRss(pid);
+      r.samples.push(await runLoad(url, r.t, connections, seconds));
+      const maxRss = sampler.stop();
+      if (maxRss !== null && (r.maxRss === null || maxRss > r.maxRss)) r.maxRss = maxRss;
+      if (maxRss !== null && (loadMax === null || maxRss > loadMax)) loadMax = maxRss;
+    }
+  }
+  for (const r of runnable) {
+    const pick = (f: (x: LoadResult) => number) => median(r.samples.map(f));
+    const sum = (f: (x: LoadResult) => number) => r.samples.reduce((n, x) => n + f(x), 0);
+    Object.assign(r.base, {
+      skipped: false,
+      reqPerSec: pick((x) => x.reqPerSec),
+      p50Ms: pick((x) => x.p50Ms),
+      p99Ms: pick((x) => x.p99Ms),
+      non2xx: sum((x) => x.non2xx),
+      errors: sum((x) => x.errors),
+      bytesPerReq: pick((x) => x.bytesPerReq),
+      maxRssMb: r.maxRss,
+      ...(r.samples.length > 1 ? { trials: r.samples.map((x) => ({ reqPerSec: x.reqPerSec, p50Ms: x.p50Ms, p99Ms: x.p99Ms })) } : {}),
+    });
+  }
+  return { results, loadMax };
+}
+
 async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
   const startedAt = new Date().toISOString();
   const dataDir = mkdtempSync(join(tmpdir(), "roost-bench-"));
   try {
     const port = await freePort();
-    initDataDir(dataDir, { domain: `127.0.0.1:${port}`, protocol: "http" });
+    initDataDir(dataDir, { ...s.init, domain: `127.0.0.1:${port}`, protocol: "http" });
     const app = createApp(loadConfig(dataDir, { logLevel: "warn", jobsAutorun: false }, {}));
     let seed: unknown;
     try {
@@ -81,35 +139,27 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
     }
 
     const server = await startServerProcess({ args: serverArgs(dataDir, port), env: serverEnv() });
-    const targets: TargetResult[] = [];
+    let targets: TargetResult[] = [];
+    const metrics: Metric[] = [];
     let idle: number | null = null;
     let loadMax: number | null = null;
     try {
       idle = await idleRss(server.pid);
-      for (const t of s.targets(seed)) {
-        const status = await probe(server.url, t);
-        const base: TargetResult = {
-          name: t.name, method: t.method ?? "GET", path: t.path, status, skipped: true,
-          reqPerSec: null, p50Ms: null, p99Ms: null, non2xx: 0, errors: 0, bytesPerReq: null, maxRssMb: null,
-        };
-        if (status < 200 || status >= 300) {
-          console.error(`${t.name}: ${t.path} answered ${status}; skipped`);
-          targets.push(base);
-          continue;
-        }
-        console.error(`${t.name}: warm-up ${warmup} s, then ${seconds} s with ${connections} connections`);
-        if (warmup > 0) await runLoad(server.url, t, connections, warmup);
+      ({ results: targets, loadMax } = await loadTargets(server.url, server.pid, s.targets(seed)));
+      if (s.measure) {
         const sampler = sampleRss(server.pid);
-        const r = await runLoad(server.url, t, connections, seconds);
+        const m = await s.measure({ url: server.url, pid: server.pid, dataDir, seed, seconds, warmup, connections, trials });
         const maxRss = sampler.stop();
         if (maxRss !== null && (loadMax === null || maxRss > loadMax)) loadMax = maxRss;
-        targets.push({ ...base, skipped: false, ...r, maxRssMb: maxRss });
+        targets.push(...(m.targets ?? []));
+        metrics.push(...m.metrics);
       }
     } finally {
       const code = await server.stop();
       if (code !== 0) console.error(`warning: the server exited with ${code} on SIGTERM`);
+      await s.teardown?.();
     }
-    const summary = { idleRssMb: idle, loadRssMb: loadMax, targets };
+    const summary: RunSummary = { idleRssMb: idle, loadRssMb: loadMax, targets, metrics };
     return {
       scenario: s.name,
       description: s.description,
@@ -117,6 +167,7 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
       mode,
       connections,
       seconds,
+      trials,
       machine: { node: process.version, platform: process.platform, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "" },
       ...summary,
       checks: s.checks(summary),

@@ -10,6 +10,8 @@ export interface BenchRecord extends RunSummary {
   mode: "bundle" | "source";
   connections: number;
   seconds: number;
+  /** Runs per target; the table shows each target's median. */
+  trials: number;
   machine: { node: string; platform: string; cpus: number; cpuModel: string };
   checks: Check[];
 }
@@ -33,9 +35,21 @@ export function printTable(r: BenchRecord): void {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   const line = (row: string[]) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   const out: string[] = [];
-  out.push(`\n${r.scenario} (${r.mode}, ${r.connections} connections, ${r.seconds} s per target, node ${r.machine.node}, ${r.machine.cpus} CPUs)`);
-  out.push(line(rows[0]));
-  for (const row of rows.slice(1)) out.push(line(row));
+  const trials = r.trials > 1 ? `, median of ${r.trials} trials` : "";
+  const load = r.targets.length ? `${r.connections} connections, ${r.seconds} s per target` : "own measurements";
+  out.push(`\n${r.scenario} (${r.mode}, ${load}${trials}, node ${r.machine.node}, ${r.machine.cpus} CPUs)`);
+  if (r.targets.length) {
+    out.push(line(rows[0]));
+    for (const row of rows.slice(1)) out.push(line(row));
+  }
+  if (r.metrics.length) {
+    const w = Math.max(...r.metrics.map((m) => m.name.length));
+    const num = (v: number) => (Number.isInteger(v) || Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+    for (const m of r.metrics) {
+      const each = m.trials && m.trials.length > 1 ? `   (trials: ${m.trials.map(num).join(", ")})` : "";
+      out.push(`${m.name.padEnd(w)}  ${m.value === null ? "-" : num(m.value)} ${m.unit}${each}`);
+    }
+  }
   out.push(`idle RSS: ${fmt(r.idleRssMb, 1)} MB   RSS under load (max): ${fmt(r.loadRssMb, 1)} MB`);
   out.push("budget checks:");
   for (const c of r.checks) out.push(`  ${c.ok === null ? "SKIP" : c.ok ? "PASS" : "FAIL"}  ${c.name}: ${c.detail}`);

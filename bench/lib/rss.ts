@@ -27,3 +27,16 @@ export function sampleRss(pid: number, everyMs = 100): { stop(): number | null }
     },
   };
 }
+
+/**
+ * User + system CPU time of a process so far, in ms (Linux /proc; clock ticks assumed 100 Hz);
+ * null where there is no /proc. Per request, it hardly depends on what else the machine runs.
+ */
+export function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
