@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
 import { webfinger } from "../../src/federation/resolve/webfinger-client.ts";
 import { FederationError } from "../../src/federation/types.ts";
+import { createDomainBlock } from "../../src/services/domain-blocks.ts";
 import { JRD, jrd, startStubPeer } from "./resolve-helpers.ts";
 
 test("webfinger returns the subject and the ActivityPub self link, unsigned, asking for JRD", async (t) => {
@@ -95,7 +96,6 @@ test("webfinger never asks a suspended domain", async (t) => {
   const s = await startTestServer();
   const peer = await startStubPeer();
   t.after(() => Promise.all([s.close(), peer.close()]));
-  const { createDomainBlock } = await import("../../src/services/domain-blocks.ts");
   createDomainBlock(s.app, { domain: "127.0.0.1", severity: "suspend" });
   await assert.rejects(webfinger(s.app, "bob", peer.domain), (e: unknown) => e instanceof FederationError && e.permanent);
   assert.equal(peer.requests.length, 0);
