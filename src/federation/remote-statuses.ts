@@ -11,6 +11,7 @@ import { findStatusByUriOrUrl, insertSilentMention, isStatusIdTaken } from "../s
 import { findStatusByUri, type Status } from "../storage/statuses.ts";
 import { hasTombstone, insertTombstone } from "../storage/tombstones.ts";
 import { domainPolicy } from "./domain-policy.ts";
+import { visibilityFromAddressing } from "./parse/addressing.ts";
 import type { ParsedNote } from "./parse/note.ts";
 import { hostOf } from "./parse/common.ts";
 import { isWantedHere, localAudience, remoteAudience, resolveMentions } from "./remote-status-audience.ts";
@@ -64,9 +65,10 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
   if (!maySendNew(app, author) || hasTombstone(app.db, note.uri)) return undefined;
 
   const local = localAudience(app, note, ctx.recipient);
-  const parent = note.inReplyTo ? findStatusByUri(app.db, note.inReplyTo) : undefined;
-  const base = remoteAudience(note, author, local, local.tagged);
-  if (!ctx.fetched && !isWantedHere(app, author, base.visibility, local, parent)) return undefined;
+  if (!ctx.fetched) {
+    const visibility = visibilityFromAddressing(note.to, note.cc, author.followersUrl);
+    if (!isWantedHere(app, author, visibility, local, findParent(app, note))) return undefined;
+  }
 
   // Network first (services stay synchronous): mentions of accounts we do not know yet.
   const tagged = await resolveMentions(app, note, local);
@@ -80,6 +82,8 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
     // The await above let another job store the same uri meanwhile.
     const raced = knownStatus(app, note, author, ctx.recipient);
     if (raced !== null) return raced;
+    // Looked up after the await too: the parent may have come or gone meanwhile.
+    const parent = findParent(app, note);
     try {
       return tx(app.db, () => {
         const status = persistStatus(app, {
@@ -115,6 +119,8 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
     }
   }
 }
+
+const findParent = (app: App, note: ParsedNote) => (note.inReplyTo ? findStatusByUri(app.db, note.inReplyTo) : undefined);
 
 /**
  * The stored status for the note's uri: null when there is none, undefined when it belongs to
