@@ -97,7 +97,11 @@ test("two roost instances federate: the issue's user story over the client API",
       // eventually() resolves only with a truthy value.
       return (await eventually(fn, DEADLINE_MS, what)) as NonNullable<T>;
     } catch (e) {
-      throw new Error(`${(e as Error).message}\n  jobs on A: ${A.jobTrouble()}\n  jobs on B: ${B.jobTrouble()}`);
+      const tail = (i: Instance) => i.stderr().trim().split("\n").slice(-5).join("\n    ");
+      throw new Error(
+        `${(e as Error).message}\n  jobs on A: ${A.jobTrouble()}\n  jobs on B: ${B.jobTrouble()}` +
+          `\n  A's log:\n    ${tail(A)}\n  B's log:\n    ${tail(B)}`,
+      );
     }
   };
 
@@ -230,28 +234,8 @@ test("two roost instances federate: the issue's user story over the client API",
     assert.equal((await relationship(B, bob, s.aliceOnB!)).followed_by, false);
   });
 
-  await step("bob blocks alice: her follow ends and A shows blocked_by", ["aliceOnB", "bobOnA"], async () => {
-    // Follow again first, so the block has a follow to end.
-    await A.api(alice, "POST", `/api/v1/accounts/${s.bobOnA}/follow`);
-    await until("the second follow request on B", async () =>
-      (await B.api<ApiAccount[]>(bob, "GET", "/api/v1/follow_requests")).some((a) => a.id === s.aliceOnB),
-    );
-    await B.api(bob, "POST", `/api/v1/follow_requests/${s.aliceOnB}/authorize`);
-    await until("alice following bob again", async () => (await relationship(A, alice, s.bobOnA!)).following);
-
-    const rel = await B.api<ApiRelationship>(bob, "POST", `/api/v1/accounts/${s.aliceOnB}/block`);
-    assert.equal(rel.blocking, true);
-    assert.equal(rel.followed_by, false, "blocking removes the follower on B at once");
-    assert.equal((await B.api<ApiAccount>(bob, "GET", `/api/v1/accounts/${bob.id}`)).followers_count, 0);
-    const onA = await until("the Block on A", async () => {
-      const r = await relationship(A, alice, s.bobOnA!);
-      return r.blocked_by ? r : undefined;
-    });
-    assert.equal(onA.following, false);
-    assert.equal(onA.requested, false);
-    assert.equal((await A.api<ApiAccount>(alice, "GET", `/api/v1/accounts/${alice.id}`)).following_count, 0);
-  });
-
+  // Before the block: once bob blocks alice, his posts are hidden from her and reporting them
+  // is a 404, as in Mastodon (ReportService finds them through AccountStatusesFilter).
   await step("alice's forwarded report lands on B", ["bobOnA", "bobPublicOnA", "bobPublic"], async () => {
     const report = await A.req<{ id: string; forwarded: boolean }>(alice, "POST", "/api/v1/reports", {
       account_id: s.bobOnA,
@@ -276,6 +260,28 @@ test("two roost instances federate: the issue's user story over the client API",
     const reporter = B.query((db) => db.prepare("SELECT username, domain FROM accounts WHERE CAST(id AS TEXT) = ?").get(row.account_id) as { username: string; domain: string });
     assert.equal(reporter.domain, A.domain);
     assert.notEqual(reporter.username, "alice");
+  });
+
+  await step("bob blocks alice: her follow ends and A shows blocked_by", ["aliceOnB", "bobOnA"], async () => {
+    // Follow again first, so the block has a follow to end.
+    await A.api(alice, "POST", `/api/v1/accounts/${s.bobOnA}/follow`);
+    await until("the second follow request on B", async () =>
+      (await B.api<ApiAccount[]>(bob, "GET", "/api/v1/follow_requests")).some((a) => a.id === s.aliceOnB),
+    );
+    await B.api(bob, "POST", `/api/v1/follow_requests/${s.aliceOnB}/authorize`);
+    await until("alice following bob again", async () => (await relationship(A, alice, s.bobOnA!)).following);
+
+    const rel = await B.api<ApiRelationship>(bob, "POST", `/api/v1/accounts/${s.aliceOnB}/block`);
+    assert.equal(rel.blocking, true);
+    assert.equal(rel.followed_by, false, "blocking removes the follower on B at once");
+    assert.equal((await B.api<ApiAccount>(bob, "GET", `/api/v1/accounts/${bob.id}`)).followers_count, 0);
+    const onA = await until("the Block on A", async () => {
+      const r = await relationship(A, alice, s.bobOnA!);
+      return r.blocked_by ? r : undefined;
+    });
+    assert.equal(onA.following, false);
+    assert.equal(onA.requested, false);
+    assert.equal((await A.api<ApiAccount>(alice, "GET", `/api/v1/accounts/${alice.id}`)).following_count, 0);
   });
 
   const codes = await Promise.all([A.stop(), B.stop()]);
