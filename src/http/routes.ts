@@ -31,6 +31,7 @@ import { registerSearchRoutes } from "./routes/api/v2/search.ts";
 import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts";
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
+import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -64,5 +65,6 @@ export function registerRoutes(app: App, r: Router): void {
   registerReportsRoutes(app, r);
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);
+  registerAuthorizeInteractionRoutes(app, r);
   if (app.config.benchRoutes) registerBenchRoutes(app, r);
 }

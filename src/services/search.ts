@@ -58,7 +58,7 @@ const isUrl = (q: string) => /^https?:\/\/\S+$/i.test(q);
 const failedRemotely = (e: unknown) => e instanceof FetchError || e instanceof FederationError;
 
 /** A URL query: the account or status it names, known or (with `resolve`) fetched. */
-async function resolveUrl(app: App, url: string, resolve: boolean): Promise<UrlTarget> {
+export async function resolveUrl(app: App, url: string, resolve: boolean): Promise<UrlTarget> {
   const account = findAccountByUri(app.db, url) ?? findAccountByUrl(app.db, url);
   if (account) return { account };
   const status = findStatusByLink(app.db, url);
