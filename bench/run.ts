@@ -20,10 +20,10 @@ import { median } from "./lib/stats.ts";
 import type { Metric, RunSummary, Scenario, Target, TargetResult } from "./scenario.ts";
 import { delivery } from "./scenarios/delivery.ts";
 import { foundation } from "./scenarios/foundation.ts";
-import { inbox } from "./scenarios/inbox.ts";
+import { inbox, inboxIntake } from "./scenarios/inbox.ts";
 import { social } from "./scenarios/social.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, delivery };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which
@@ -53,10 +53,10 @@ function serverArgs(dataDir: string, port: number): string[] {
   return [...cli, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port)];
 }
 
-function serverEnv(): NodeJS.ProcessEnv {
+function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("ROOST_")) env[k] = v;
-  return { ...env, ROOST_BENCH_ROUTES: "1", ROOST_LOG_LEVEL: "warn" };
+  return { ...env, ROOST_BENCH_ROUTES: "1", ROOST_LOG_LEVEL: "warn", ...extra };
 }
 
 /** Median of a few samples once start-up work (JIT, first GC) has settled. */
@@ -138,7 +138,7 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
       await closeApp(app);
     }
 
-    const server = await startServerProcess({ args: serverArgs(dataDir, port), env: serverEnv() });
+    const server = await startServerProcess({ args: serverArgs(dataDir, port), env: serverEnv(s.serverEnv) });
     let targets: TargetResult[] = [];
     const metrics: Metric[] = [];
     let idle: number | null = null;

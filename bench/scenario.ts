@@ -78,6 +78,8 @@ export interface Scenario<Seed = unknown> {
   seed(app: App): Promise<Seed>;
   /** Options for the bench instance's `roost init` (federation: allowPrivateAddresses). */
   init?: Partial<Omit<InitOptions, "domain">>;
+  /** Extra environment of the server process (e.g. ROOST_JOBS_AUTORUN=false). */
+  serverEnv?: Record<string, string>;
   targets(seed: Seed): Target[];
   /**
    * Measurements that a fixed autocannon target cannot express (signed requests, effects
