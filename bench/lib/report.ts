@@ -41,6 +41,9 @@ export function printTable(r: BenchRecord): void {
   if (r.targets.length) {
     out.push(line(rows[0]));
     for (const row of rows.slice(1)) out.push(line(row));
+    for (const t of r.targets) {
+      if (t.trials && t.trials.length > 1) out.push(`  ${t.name}: req/s per trial ${t.trials.map((x) => x.reqPerSec.toFixed(0)).join(", ")}`);
+    }
   }
   if (r.metrics.length) {
     const w = Math.max(...r.metrics.map((m) => m.name.length));
