@@ -32,13 +32,39 @@ export const MAX_SIGNED_BODY = 1024 * 1024;
 interface KeyEntry {
   account: Account;
   key: KeyObject;
+  /** The admin suspended the account's domain. */
+  blocked: boolean;
 }
 
 // Signer keys by key id. Exact: an entry goes as soon as the account row changes (a refetch,
-// a suspension), so a cached key is as good as a lookup (see db/row-cache.ts).
-const SIGNER_KEYS: RowCacheSpec = { name: "federation:signer-keys", max: 8192, watches: [["accounts", "public_key_id"]] };
+// a suspension) or any admin domain block does, so a cached key is as good as a lookup (see
+// db/row-cache.ts).
+const SIGNER_KEYS: RowCacheSpec = {
+  name: "federation:signer-keys",
+  max: 8192,
+  watches: [
+    ["accounts", "public_key_id"],
+    ["domain_blocks", null],
+  ],
+};
 // Admin domain policy by host: any change to domain_blocks empties it.
 const DOMAIN_POLICIES: RowCacheSpec = { name: "federation:domain-policies", max: 4096, watches: [["domain_blocks", null]] };
+
+// Changes made by this process reach the caches at once (triggers); those of another process
+// (a `roost` command) are noticed through PRAGMA data_version, which costs a WAL read lock:
+// on the inbox's hot path it is checked at most this often.
+const SYNC_EVERY_MS = 500;
+
+/** Notices other processes' commits, at most every SYNC_EVERY_MS. */
+export function syncVerifyCaches(app: App): void {
+  const cache = findRowCache<KeyEntry>(app, SIGNER_KEYS);
+  if (!cache) return;
+  const now = performance.now();
+  const last = app.cache.get("federation:verify-synced") as number | undefined;
+  if (last !== undefined && now - last < SYNC_EVERY_MS) return;
+  app.cache.set("federation:verify-synced", now);
+  cache.sync();
+}
 
 /**
  * Installs the caches of this module (call once, outside transactions, when routes are
@@ -53,7 +79,7 @@ export function installVerifyCaches(app: App): void {
 export function cachedDomainPolicy(app: App, domainOrUrl: string): DomainPolicy {
   const host = hostnameOf(domainOrUrl);
   const cache = findRowCache<DomainPolicy>(app, DOMAIN_POLICIES);
-  cache?.sync();
+  syncVerifyCaches(app);
   let p = cache?.get(host);
   if (!p) {
     p = domainPolicy(app, host);
@@ -100,7 +126,7 @@ async function lookupKey(app: App, keyId: string, refresh: boolean): Promise<Key
   } catch {
     throw new ApiError(401, `The key ${keyId} is not a usable public key`);
   }
-  return { account: found.account, key };
+  return { account: found.account, key, blocked: found.account.domain !== null && cachedDomainPolicy(app, found.account.domain).suspended };
 }
 
 /** The raw request as the verifier needs it: the target exactly as received. */
@@ -190,14 +216,13 @@ export async function verifyRequest(app: App, event: H3Event, body?: Buffer): Pr
     throw e;
   }
   const keyId = sig.keyId;
-  // Refused before anything is fetched from a suspended server.
-  if (/^https?:\/\//i.test(keyId) && cachedDomainPolicy(app, keyId).suspended) throw new ApiError(403, "The server of this key is blocked");
-
   const cache = findRowCache<KeyEntry>(app, SIGNER_KEYS);
-  cache?.sync();
+  syncVerifyCaches(app);
   let entry = cache?.get(keyId);
   let fresh = false;
   if (!entry) {
+    // Refused before anything is fetched from a suspended server.
+    if (/^https?:\/\//i.test(keyId) && cachedDomainPolicy(app, keyId).suspended) throw new ApiError(403, "The server of this key is blocked");
     const lookedUpAt = app.now();
     entry = await lookupKey(app, keyId, false);
     if (!entry) throw new ApiError(401, `Unknown key ${keyId}`);
@@ -205,9 +230,7 @@ export async function verifyRequest(app: App, event: H3Event, body?: Buffer): Pr
     // A key the resolver fetched during this very lookup cannot be any fresher.
     fresh = entry.account.fetchedAt !== null && entry.account.fetchedAt >= lookedUpAt;
   }
-  if (entry.account.domain !== null && cachedDomainPolicy(app, entry.account.domain).suspended) {
-    throw new ApiError(403, "The server of this key is blocked");
-  }
+  if (entry.blocked) throw new ApiError(403, "The server of this key is blocked");
 
   try {
     verifyRequestSignature(req, sig, entry.key);

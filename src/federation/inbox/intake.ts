@@ -39,6 +39,10 @@ export const INBOX_MAX_ATTEMPTS = 8;
 class GroupCommit {
   private waiting: Waiting[] = [];
   private scheduled = false;
+  /** Requests between their first byte and their answer (see trackIntake). */
+  inProgress = 0;
+  /** performance.now() of the last commit. */
+  lastFlushAt = -Infinity;
 
   constructor(private readonly app: App) {}
 
@@ -76,6 +80,8 @@ class GroupCommit {
     } catch (e) {
       for (const w of batch) w.reject(e);
       return;
+    } finally {
+      this.lastFlushAt = performance.now();
     }
     batch.forEach((w, i) => w.resolve(fresh[i]));
   }
@@ -95,7 +101,41 @@ function markPeerAlive(app: App, domain: string): void {
  * once committed: true when it was new, false for a repeat (nothing enqueued).
  */
 export function acceptActivity(app: App, intake: Intake): Promise<boolean> {
+  return groupCommit(app).add(intake);
+}
+
+function groupCommit(app: App): GroupCommit {
   let gc = app.cache.get("federation:inbox-intake") as GroupCommit | undefined;
   if (!gc) app.cache.set("federation:inbox-intake", (gc = new GroupCommit(app)));
-  return gc.add(intake);
+  return gc;
+}
+
+/** Counts the request as in progress while `fn` runs (the inbox jobs make way for it). */
+export async function trackIntake<T>(app: App, fn: () => Promise<T>): Promise<T> {
+  const gc = groupCommit(app);
+  gc.inProgress++;
+  try {
+    return await fn();
+  } finally {
+    gc.inProgress--;
+  }
+}
+
+// Accepting comes first. Processing shares the event loop, and each processed activity costs
+// a commit (an fsync) of its own, so under a burst of deliveries the inbox jobs wait for a lull:
+// no request in progress and no commit of the intake for LULL_MS. A job waits at most
+// MAX_DEFER_MS, so that processing still advances under a sustained load.
+const LULL_MS = 5;
+const MAX_DEFER_MS = 1000;
+
+/** Resolves once the intake is idle (or after MAX_DEFER_MS). */
+export async function waitForIntakeLull(app: App): Promise<void> {
+  const gc = groupCommit(app);
+  const until = performance.now() + MAX_DEFER_MS;
+  for (;;) {
+    const now = performance.now();
+    if (now >= until) return;
+    if (gc.inProgress === 0 && now - gc.lastFlushAt >= LULL_MS) return;
+    await new Promise((r) => setTimeout(r, LULL_MS));
+  }
 }

@@ -5,7 +5,7 @@ import { isId } from "../../lib/ids.ts";
 import { purgeActivityIds } from "../../storage/inbox-activity-ids.ts";
 import { isObject } from "../parse/common.ts";
 import { processInboxActivity } from "./dispatch.ts";
-import { INBOX_QUEUE, type InboxJobPayload } from "./intake.ts";
+import { INBOX_QUEUE, type InboxJobPayload, waitForIntakeLull } from "./intake.ts";
 
 const HOUR = 3600_000;
 /**
@@ -36,6 +36,14 @@ export function purgeOldActivityIds(app: App): number {
 
 /** `inbox.process` and any other job of the inbox side. */
 export function registerInboxJobs(app: App): void {
-  app.jobs.register("inbox.process", (a, payload) => processInboxActivity(a, checkPayload(payload)), { queue: INBOX_QUEUE });
+  app.jobs.register(
+    "inbox.process",
+    async (a, payload) => {
+      const checked = checkPayload(payload);
+      await waitForIntakeLull(a);
+      await processInboxActivity(a, checked);
+    },
+    { queue: INBOX_QUEUE },
+  );
   app.jobs.every("inbox.purge-activity-ids", HOUR, (a) => void purgeOldActivityIds(a));
 }

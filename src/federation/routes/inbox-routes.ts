@@ -8,10 +8,10 @@ import { ApiError, notFound } from "../../errors.ts";
 import { findUsersByAccountIds } from "../../storage/account-profile.ts";
 import { type Account, findAccountByHandle, findAccountByUri } from "../../storage/accounts.ts";
 import type { Router } from "../../http/router.ts";
-import { acceptActivity } from "../inbox/intake.ts";
+import { acceptActivity, trackIntake } from "../inbox/intake.ts";
 import { hasAsContext, hostOf, idOf, isObject, str, typesOf } from "../parse/common.ts";
 import type { ApObject } from "../types.ts";
-import { installVerifyCaches, MAX_SIGNED_BODY, readBodyLimited, verifyRequest } from "../verify-request.ts";
+import { installVerifyCaches, MAX_SIGNED_BODY, readBodyLimited, syncVerifyCaches, verifyRequest } from "../verify-request.ts";
 
 // Local inbox owners by lower-cased username; null: no such (approved) local user.
 const INBOX_OWNERS: RowCacheSpec = {
@@ -33,7 +33,7 @@ function inboxOwner(app: App, username: string | undefined): Account {
   if (!username) throw notFound();
   const key = username.toLowerCase();
   const cache = findRowCache<{ account: Account | null }>(app, INBOX_OWNERS);
-  cache?.sync();
+  syncVerifyCaches(app);
   let hit = cache?.get(key);
   if (!hit) {
     const account = findAccountByHandle(app.db, username, null) ?? null;
@@ -102,7 +102,7 @@ export function registerInboxRoutes(app: App, r: Router): void {
   installVerifyCaches(app);
   installRowCache(app, INBOX_OWNERS);
 
-  r.post("/inbox", (event) => receive(app, event, null));
-  r.post("/actor/inbox", (event) => receive(app, event, null));
-  r.post("/users/:username/inbox", (event) => receive(app, event, inboxOwner(app, getRouterParam(event, "username"))));
+  r.post("/inbox", (event) => trackIntake(app, () => receive(app, event, null)));
+  r.post("/actor/inbox", (event) => trackIntake(app, () => receive(app, event, null)));
+  r.post("/users/:username/inbox", (event) => trackIntake(app, () => receive(app, event, inboxOwner(app, getRouterParam(event, "username")))));
 }
