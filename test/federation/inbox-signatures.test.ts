@@ -1,6 +1,7 @@
 // The inbox's front door (AP §7, §10.2): signatures, statuses, size limit, dedupe, personal inboxes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { ACTIVITY_ID_TTL_MS, purgeOldActivityIds } from "../../src/federation/inbox/jobs.ts";
 import { createDomainBlock } from "../../src/services/domain-blocks.ts";
 import { freshKey, startFakeRemote } from "../helpers/fake-remote.ts";
 import { activityId, AS_CONTEXT, deliver, localUri, startWorld, type World } from "./inbox-helpers.ts";
@@ -174,4 +175,19 @@ test("a rotated key is picked up: verification fails with the stored key, the ac
   const before = w.remote.requests.filter((r) => r.path === "/users/bob").length;
   assert.equal((await deliver(w, bob, follow(w, bob.id))).status, 202);
   assert.equal(w.remote.requests.filter((r) => r.path === "/users/bob").length, before + 1);
+});
+
+test("activity ids are forgotten after a week (the periodic purge)", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  const activity = follow(w, bob.id);
+  assert.equal((await deliver(w, bob, activity)).status, 202);
+  await w.s.drainJobs();
+  const count = () => (w.s.app.db.prepare("SELECT count(*) AS n FROM inbox_activity_ids").get() as { n: bigint }).n;
+  assert.equal(purgeOldActivityIds(w.s.app), 0);
+  assert.equal(count(), 1n);
+  const now = w.s.app.now();
+  w.s.app.now = () => now + ACTIVITY_ID_TTL_MS + 1000;
+  assert.equal(purgeOldActivityIds(w.s.app), 1);
+  assert.equal(count(), 0n);
 });
