@@ -191,3 +191,21 @@ test("activity ids are forgotten after a week (the periodic purge)", async (t) =
   assert.equal(purgeOldActivityIds(w.s.app), 1);
   assert.equal(count(), 0n);
 });
+
+test("an activity whose id is on another server is dropped: it cannot shadow that server's activity", async (t) => {
+  const w = await startWorld(t);
+  const other = await startFakeRemote();
+  t.after(() => other.close());
+  const bob = w.remote.actor("bob");
+  const carol = other.actor("carol");
+  const id = await w.s.api(w.alice, "POST", "/api/v1/statuses", { status: "like me" }).then((s) => s.id);
+  const object = `${localUri(w, w.alice)}/statuses/${id}`;
+  const stolenId = `${carol.id}#likes/1`;
+  // bob uses carol's activity id first...
+  assert.equal((await deliver(w, bob, { "@context": AS_CONTEXT, id: stolenId, type: "Like", actor: bob.id, object })).status, 202);
+  // ...carol's real Like with that id is still processed; bob's is not.
+  assert.equal((await deliver(w, carol, { "@context": AS_CONTEXT, id: stolenId, type: "Like", actor: carol.id, object })).status, 202);
+  await w.s.drainJobs();
+  const by = await w.s.api(w.alice, "GET", `/api/v1/statuses/${id}/favourited_by`);
+  assert.deepEqual(by.map((a: { acct: string }) => a.acct), [`carol@${other.domain}`]);
+});

@@ -89,12 +89,16 @@ async function receive(app: App, event: H3Event, recipient: Account | null): Pro
   if (signer.suspendedAt !== null && !ALLOWED_FROM_SUSPENDED.has(type ?? "")) return drop("suspended actor");
   if (!hasAsContext(activity)) return drop("no ActivityStreams context");
 
+  // An id on another server is not the signer's to use: remembered, it would shadow the real
+  // activity (taken for a repeat); stored, it would name follows and favourites it cannot own.
+  const id = str(activity.id);
+  if (id !== undefined && hostOf(id) !== hostOf(signer.uri)) return drop("activity id on another server");
   const fresh = await acceptActivity(app, {
-    activityId: str(activity.id) ?? null,
+    activityId: id ?? null,
     payload: { activity, signerId: signer.id, ...(recipient ? { recipientId: recipient.id } : {}) },
     domain: signer.domain,
   });
-  if (!fresh) app.log.debug("inbox: repeated activity", { id: str(activity.id) });
+  if (!fresh) app.log.debug("inbox: repeated activity", { id });
   return accepted();
 }
 
