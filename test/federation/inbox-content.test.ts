@@ -80,6 +80,18 @@ test("mastodon/create-note: a post by an account alice follows lands in her home
   assert.equal((await w.s.api(w.alice, "GET", "/api/v1/timelines/home")).length, 1);
 });
 
+test("a Note without its own to/cc takes the Create's addressing (public here, not direct)", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  await aliceFollowsAccepted(w, bob);
+  const create = fixture(w, "mastodon/create-note");
+  const { to: _to, cc: _cc, ...bare } = create.object;
+  await deliverAndRun(w, bob, { ...create, id: `${create.id}-bare`, object: { ...bare, id: `${bare.id}-bare` }, to: [PUBLIC], cc: [bob.followers] });
+  const [status] = await w.s.api(w.alice, "GET", "/api/v1/timelines/home");
+  assert.equal(status.uri, `${bare.id}-bare`);
+  assert.equal(status.visibility, "public");
+});
+
 test("a post nobody here follows or is mentioned in is not stored", async (t) => {
   const w = await startWorld(t);
   const bob = w.remote.actor("bob");

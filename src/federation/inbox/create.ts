@@ -16,7 +16,8 @@ export async function handleCreate(ctx: InboxContext): Promise<void> {
   }
   // Anything else (ChatMessage, a poll vote for a poll we do not have...) is not a status.
   if (!isObject(obj) || !isNoteLike(obj)) return ignore(ctx, "Create of an unsupported object");
-  const note = parseApNote(obj);
+  // The activity's to/cc stand in for an object that has none (AP §4.2).
+  const note = parseApNote(obj, activity);
   if (hostOf(note.uri) !== hostOf(actor.uri)) return ignore(ctx, "Create of an object on another host");
   // Known already: createRemoteStatus only adds the personal-inbox recipient.
   await createRemoteStatus(app, note, actor, { recipient });

@@ -26,7 +26,8 @@ export async function handleUpdate(ctx: InboxContext): Promise<void> {
     return;
   }
   if (!isNoteLike(obj)) return ignore(ctx, "Update of an unsupported object");
-  const note = parseApNote(obj);
+  // The activity's to/cc stand in for an object that has none (AP §4.2).
+  const note = parseApNote(obj, activity);
   if (hostOf(note.uri) !== hostOf(actor.uri)) return ignore(ctx, "Update of an object on another host");
   // A suspended actor may edit what we have, never bring in something new.
   if (actor.suspendedAt !== null && !findStatusByUri(app.db, note.uri)) return ignore(ctx, "Update of an unknown status by a suspended actor");
