@@ -101,8 +101,11 @@ export function reblogStatus(app: App, viewer: { account: Account; user: User | 
   let visibility: Visibility;
   // Boosting one's own private post keeps it private (Mastodon: a hidden post keeps its visibility).
   if (original.visibility === "private") visibility = "private";
-  else if (visibilityParam && BOOST_VISIBILITIES.includes(visibilityParam as Visibility)) visibility = visibilityParam as Visibility;
-  else visibility = viewer.user?.defaultPrivacy === "direct" ? "private" : (viewer.user?.defaultPrivacy ?? "public");
+  else if (visibilityParam) {
+    // Mastodon validates a boost's visibility: public, unlisted or private only.
+    if (!BOOST_VISIBILITIES.includes(visibilityParam as Visibility)) throw unprocessable("Validation failed: Visibility is not included in the list");
+    visibility = visibilityParam as Visibility;
+  } else visibility = viewer.user?.defaultPrivacy === "direct" ? "private" : (viewer.user?.defaultPrivacy ?? "public");
   if (visibility === "public" && me.silencedAt !== null) visibility = "unlisted";
 
   const db = app.db;

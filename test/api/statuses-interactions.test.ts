@@ -96,6 +96,14 @@ test("status interactions", async (t) => {
     assert.equal((await s.req(carol, "POST", `/api/v1/statuses/${dm.id}/reblog`)).status, 404);
     const own = await s.api(alice, "POST", `/api/v1/statuses/${priv.id}/reblog`, { visibility: "public" });
     assert.equal(own.visibility, "private");
+    // A boost cannot be direct, nor anything but public/unlisted/private.
+    const open = await post(alice, { status: "boost me directly?" });
+    for (const visibility of ["direct", "everyone"]) {
+      const bad = await s.req(bob, "POST", `/api/v1/statuses/${open.id}/reblog`, { visibility });
+      assert.equal(bad.status, 422, visibility);
+      assert.deepEqual(bad.body, { error: "Validation failed: Visibility is not included in the list" });
+    }
+    assert.equal((await s.api(bob, "POST", `/api/v1/statuses/${open.id}/reblog`, { visibility: "private" })).visibility, "private");
   });
 
   await t.test("bookmarks and their list with Link headers", async () => {
