@@ -209,3 +209,29 @@ test("an activity whose id is on another server is dropped: it cannot shadow tha
   const by = await w.s.api(w.alice, "GET", `/api/v1/statuses/${id}/favourited_by`);
   assert.deepEqual(by.map((a: { acct: string }) => a.acct), [`carol@${other.domain}`]);
 });
+
+test("a server's instance actor named after its host:port signs a Flag: the key is found, the report lands", async (t) => {
+  const w = await startWorld(t);
+  const key = freshKey();
+  const id = `${w.remote.origin}/actor`;
+  const doc = {
+    "@context": [AS_CONTEXT, "https://w3id.org/security/v1"],
+    id,
+    type: "Application",
+    // roost's (and older Mastodon's) instance actor is named after the domain, port included.
+    preferredUsername: w.remote.domain,
+    inbox: `${id}/inbox`,
+    outbox: `${id}/outbox`,
+    publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem: key.publicKeyPem },
+  };
+  w.remote.serve("/actor", doc);
+  const instance = { username: w.remote.domain, id, keyId: `${id}#main-key`, inbox: `${id}/inbox`, followers: "", publicKeyPem: key.publicKeyPem, privateKey: key.privateKey, doc };
+  const flag = { "@context": AS_CONTEXT, id: `${w.remote.origin}/flags/1`, type: "Flag", actor: id, content: "spam", object: [localUri(w, w.alice)] };
+  const r = await deliver(w, instance, flag, "/users/alice/inbox");
+  assert.equal(r.status, 202, r.text);
+  await w.s.drainJobs();
+  const row = w.s.app.db.prepare("SELECT comment, uri, target_account_id FROM reports").get() as { comment: string; uri: string; target_account_id: bigint };
+  assert.equal(row.comment, "spam");
+  assert.equal(row.uri, flag.id);
+  assert.equal(String(row.target_account_id), w.alice.id);
+});

@@ -201,9 +201,17 @@ function inflightOf(app: App): Map<string, Promise<Resolved | undefined>> {
 /** The handle of an actor whose own claim did not verify, unless somebody else holds it. */
 function unverifiedHandle(app: App, actor: ParsedActor): Handle | undefined {
   const host = hostOf(actor.uri);
-  if (!host || !REMOTE_USERNAME_RE.test(actor.username)) return undefined;
-  const holder = findAccountByHandle(app.db, actor.username, host);
-  return holder && holder.uri !== actor.uri ? undefined : { username: actor.username, domain: host };
+  if (!host) return undefined;
+  // An instance actor is named after its host, which may carry a port (`127.0.0.1:3000`, as
+  // roost's own is): no valid username, so it is kept as `127.0.0.1_3000` — it only signs.
+  const username = REMOTE_USERNAME_RE.test(actor.username)
+    ? actor.username
+    : actor.username.toLowerCase() === host
+      ? host.replace(/:/g, "_")
+      : undefined;
+  if (!username) return undefined;
+  const holder = findAccountByHandle(app.db, username, host);
+  return holder && holder.uri !== actor.uri ? undefined : { username, domain: host };
 }
 
 /** Checks a fetched actor document, verifies its handle and stores it. */
