@@ -77,9 +77,12 @@ const server = await startServerProcess({
 });
 const before = new Set(existsSync(profDir) ? readdirSync(profDir) : []);
 try {
-  const all = scenario.targets(seed).filter((t) => (t.method ?? "GET") === "GET");
+  const all = scenario.targets(seed);
   const base = all.find((t) => t.baseline)!;
-  const chosen = values.target?.length ? all.filter((t) => values.target!.some((n) => t.name.includes(n))) : all.filter((t) => !t.baseline);
+  // Writes (POST status) only when named: they grow the seeded data dir that later runs reuse.
+  const chosen = values.target?.length
+    ? all.filter((t) => values.target!.some((n) => t.name.includes(n)))
+    : all.filter((t) => !t.baseline && (t.method ?? "GET") === "GET");
   const seconds = Number(values.seconds);
   const connections = Number(values.connections);
   for (const t of [base, ...chosen]) await runLoad(server.url, t, connections, 1); // warm-up
