@@ -15,6 +15,7 @@ import { registerCollectionRoutes } from "./collection-routes.ts";
 import { profilePage } from "./html-pages.ts";
 import { findLocalEmoji, findServedAccount, recentPublicStatuses } from "./served-objects.ts";
 import { registerStatusObjectRoutes } from "./status-routes.ts";
+import { registerContextRoutes } from "./context-routes.ts";
 
 // Mastodon caches the instance actor for 10 minutes.
 const INSTANCE_ACTOR_MAX_AGE = 600;
@@ -54,4 +55,5 @@ export function registerActorRoutes(app: App, r: Router): void {
 
   registerStatusObjectRoutes(app, r);
   registerCollectionRoutes(app, r);
+  registerContextRoutes(app, r);
 }
