@@ -219,3 +219,33 @@ test("local uris and handles resolve to local accounts without any request", asy
   assert.equal((await resolveAccountByHandle(s.app, "ALICE", null))?.id, alice.id);
   assert.equal(await resolveAccountByUri(s.app, `${s.url}/users/nobody`), undefined);
 });
+
+test("a remote account's counts come from its collections' totalItems; a collection without pages is hidden", async (t) => {
+  const s = await startTestServer();
+  const remote = await startFakeRemote();
+  t.after(() => Promise.all([s.close(), remote.close()]));
+  const alice = await s.user("alice");
+  const bob = remote.actor("bob");
+  const coll = (id: string, totalItems: number, paged: boolean) => ({
+    "@context": "https://www.w3.org/ns/activitystreams",
+    id,
+    type: "OrderedCollection",
+    totalItems,
+    ...(paged ? { first: `${id}?page=1` } : {}),
+  });
+  remote.serve("/users/bob/outbox", coll(`${bob.id}/outbox`, 42, true));
+  remote.serve("/users/bob/followers", coll(`${bob.id}/followers`, 7, true));
+  remote.serve("/users/bob/following", coll(`${bob.id}/following`, 3, false));
+
+  const account = await resolveAccountByUri(s.app, bob.id);
+  assert.ok(account);
+  await s.drainJobs();
+  const shown = await s.api(alice, "GET", `/api/v1/accounts/${account.id}`);
+  assert.deepEqual(
+    { statuses: shown.statuses_count, followers: shown.followers_count, following: shown.following_count, hidden: shown.hide_collections },
+    { statuses: 42, followers: 7, following: 3, hidden: true },
+  );
+  const fetched = remote.requests.filter((r) => /\/(outbox|followers|following)$/.test(r.path));
+  assert.equal(fetched.length, 3);
+  assert.ok(fetched.every((r) => r.signed), "collection fetches are signed");
+});

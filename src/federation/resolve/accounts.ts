@@ -7,6 +7,7 @@ import { findAccountByPublicKeyId, findAccountByUrl, findSuspensionOrigin, setSu
 import { domainPolicy, isSuspendedDomain } from "../domain-policy.ts";
 import { fetchApObject } from "../fetch-object.ts";
 import { FetchError } from "../net/safe-fetch.ts";
+import { scheduleAccountCounts } from "./account-counts.ts";
 import { type ActorKey, isActorDocument, listActorKeys, parseApActor, parseHandle, type ParsedActor, REMOTE_USERNAME_RE } from "../parse/actor.ts";
 import { asArray, hostOf, httpUrl, idOf, isObject, sameOrigin, str } from "../parse/common.ts";
 import { type ApObject, FederationError } from "../types.ts";
@@ -255,6 +256,7 @@ async function storeActor(app: App, uri: string, doc: ApObject, known: Account |
     }
   }
   const account = upsertRemoteAccount(app, actor, handle.domain, { username: handle.username, webfingered, movedToAccountId });
+  scheduleAccountCounts(app, account);
   return { account, keys: listActorKeys(doc) };
 }
 

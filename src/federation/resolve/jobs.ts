@@ -4,6 +4,7 @@ import type { App } from "../../app.ts";
 import { mapLimited } from "../../lib/map-limited.ts";
 import { listStaleRemoteAccounts, touchAccountFetched } from "../../storage/remote-accounts.ts";
 import { resolveAccountByUri } from "./accounts.ts";
+import { ACCOUNT_COUNTS_JOB, refreshAccountCounts } from "./account-counts.ts";
 
 const DAY = 86_400_000;
 /** How often the task looks for stale accounts, and how many it refreshes per run. */
@@ -29,6 +30,7 @@ export async function refreshStaleAccounts(app: App): Promise<number> {
 
 /** Discovery jobs: refresh of stale remote accounts, deferred fetches (thread parents...). */
 export function registerResolveJobs(app: App): void {
+  app.jobs.register(ACCOUNT_COUNTS_JOB, refreshAccountCounts);
   app.jobs.every("accounts.refresh", EVERY_MS, async (a) => {
     await refreshStaleAccounts(a);
   });
