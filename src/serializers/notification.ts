@@ -5,6 +5,9 @@ import type { Notification } from "../storage/notifications.ts";
 import { findLiveStatusesCached } from "../storage/status-cache.ts";
 import { type ApiAccount, embeddedAccounts } from "./account.ts";
 import { toApiStatuses, type ApiStatus } from "./status.ts";
+import { findReportsByIds } from "../storage/reports.ts";
+import { findAccountsByIds } from "../storage/accounts.ts";
+import { type ApiReport, toApiReport } from "./report.ts";
 
 // https://docs.joinmastodon.org/entities/Notification/
 export interface ApiNotification {
@@ -14,6 +17,8 @@ export interface ApiNotification {
   group_key: string;
   account: ApiAccount;
   status?: ApiStatus;
+  /** admin.report */
+  report?: ApiReport;
 }
 
 // The types whose entity carries `status` (Mastodon's NotificationSerializer#status_type?).
@@ -35,8 +40,15 @@ function render(app: App, notifications: Notification[], viewerId: Id): ApiNotif
   for (const n of notifications) if (n.statusId && STATUS_TYPES.has(n.type)) statusIds.add(n.statusId);
   const statuses = findLiveStatusesCached(app, statusIds);
 
+  // admin.report notifications are rare (staff only): their reports and targets, one query each.
+  const reports = findReportsByIds(app.db, notifications.flatMap((n) => (n.type === "admin.report" && n.reportId ? [n.reportId] : [])));
+  const targets = findAccountsByIds(app.db, [...reports.values()].map((r) => r.targetAccountId));
+
   const shown = notifications.filter(
-    (n) => accounts.has(n.fromAccountId) && (!STATUS_TYPES.has(n.type) || (n.statusId !== null && statuses.has(n.statusId))),
+    (n) =>
+      accounts.has(n.fromAccountId) &&
+      (!STATUS_TYPES.has(n.type) || (n.statusId !== null && statuses.has(n.statusId))) &&
+      (n.type !== "admin.report" || (n.reportId != null && reports.has(n.reportId) && targets.has(reports.get(n.reportId)!.targetAccountId))),
   );
   const apiStatuses = new Map<Id, ApiStatus>();
   const uniqueStatuses = [...new Set(shown.flatMap((n) => (STATUS_TYPES.has(n.type) && n.statusId ? [n.statusId] : [])))].map(
@@ -53,6 +65,10 @@ function render(app: App, notifications: Notification[], viewerId: Id): ApiNotif
       account: accounts.get(n.fromAccountId)!.json,
     };
     if (STATUS_TYPES.has(n.type) && n.statusId) out.status = apiStatuses.get(n.statusId)!;
+    if (n.type === "admin.report" && n.reportId) {
+      const report = reports.get(n.reportId)!;
+      out.report = toApiReport(app, report, targets.get(report.targetAccountId)!);
+    }
     return out;
   });
 }

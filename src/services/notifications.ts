@@ -53,6 +53,8 @@ export interface NewNotification {
   recipientId: Id;
   fromAccountId: Id;
   statusId?: Id | null;
+  /** admin.report: the report. */
+  reportId?: Id | null;
 }
 
 const STATUS_TYPES = new Set<NotificationType>(["mention", "status", "reblog", "favourite", "poll", "update"]);
@@ -80,13 +82,17 @@ export function notify(app: App, n: NewNotification): boolean {
   const sender = findAccountById(db, n.fromAccountId);
   if (!sender || sender.suspendedAt !== null) return false;
 
-  // Mastodon lets a domain-blocked sender through when the recipient follows (or asked to follow) it.
-  const followingSender = () => isFollowingOrRequested(db, n.recipientId, n.fromAccountId);
-  if (sender.domain && isDomainBlocking(db, n.recipientId, sender.domain) && !followingSender()) return false;
-  if (isBlockedEitherWay(db, n.recipientId, n.fromAccountId)) return false;
-  if (isMutingNotifications(db, n.recipientId, n.fromAccountId, now)) return false;
-  // A silenced (limited) account only reaches people who follow it.
-  if (sender.silencedAt !== null && !followingSender()) return false;
+  // Staff notifications (a new report) are work, not social: a moderator's own blocks and
+  // mutes must not hide a report about the account they blocked.
+  if (!n.type.startsWith("admin.")) {
+    // Mastodon lets a domain-blocked sender through when the recipient follows (or asked to follow) it.
+    const followingSender = () => isFollowingOrRequested(db, n.recipientId, n.fromAccountId);
+    if (sender.domain && isDomainBlocking(db, n.recipientId, sender.domain) && !followingSender()) return false;
+    if (isBlockedEitherWay(db, n.recipientId, n.fromAccountId)) return false;
+    if (isMutingNotifications(db, n.recipientId, n.fromAccountId, now)) return false;
+    // A silenced (limited) account only reaches people who follow it.
+    if (sender.silencedAt !== null && !followingSender()) return false;
+  }
 
   let statusId: Id | null = null;
   if (STATUS_TYPES.has(n.type)) {
@@ -111,6 +117,7 @@ export function notify(app: App, n: NewNotification): boolean {
     fromAccountId: n.fromAccountId,
     type: n.type,
     statusId,
+    reportId: n.reportId ?? null,
     groupKey: GROUPABLE.has(n.type) ? groupKey(app, n.recipientId, n.type, statusId, now) : null,
     createdAt: now,
   });

@@ -7,7 +7,9 @@ import { type Account, findAccountById } from "../storage/accounts.ts";
 import { findReportById, insertReport, type Report, type ReportCategory } from "../storage/reports.ts";
 import { findRuleById } from "../storage/rules.ts";
 import { findStatusesByIds } from "../storage/statuses.ts";
+import { staffAccountIds } from "../storage/users.ts";
 import { onReportForwarded } from "../federation/outbox/hooks.ts";
+import { notify } from "./notifications.ts";
 import { isHiddenLocal } from "./account-lookup.ts";
 import { canViewStatus } from "./visibility.ts";
 
@@ -51,6 +53,13 @@ function requireReportedStatuses(app: App, reporter: Account, target: Account, r
   return ids;
 }
 
+/** admin.report notifications: every admin and moderator hears of a new report (Mastodon's ReportService). */
+function notifyStaff(app: App, reporterId: Id, reportId: Id): void {
+  for (const staffId of staffAccountIds(app.db)) {
+    notify(app, { type: "admin.report", recipientId: staffId, fromAccountId: reporterId, reportId });
+  }
+}
+
 /** POST /api/v1/reports. */
 export function createReport(app: App, reporter: Account, input: ReportInput): { report: Report; target: Account } {
   const target = requireReportable(app, input.accountId);
@@ -81,6 +90,7 @@ export function createReport(app: App, reporter: Account, input: ReportInput): {
       createdAt: app.now(),
     });
     if (forward) onReportForwarded(app, id);
+    notifyStaff(app, reporter.id, id);
     return findReportById(app.db, id)!;
   });
   return { report, target };
@@ -111,6 +121,7 @@ export function createRemoteReports(app: App, reporter: Account, flags: Incoming
         uri: f.uri,
         createdAt: app.now(),
       });
+      notifyStaff(app, reporter.id, id);
       return findReportById(app.db, id)!;
     }),
   );

@@ -9,6 +9,8 @@ export interface Notification {
   type: string;
   /** For reblog and favourite: the original status. */
   statusId: Id | null;
+  /** For admin.report: the report. */
+  reportId?: Id | null;
   groupKey: string | null;
   createdAt: number;
 }
@@ -20,6 +22,7 @@ export function rowToNotification(r: Row): Notification {
     fromAccountId: str(r.from_account_id),
     type: r.type as string,
     statusId: strOrNull(r.status_id),
+    reportId: strOrNull(r.report_id),
     groupKey: (r.group_key as string | null) ?? null,
     createdAt: num(r.created_at),
   };
@@ -28,14 +31,15 @@ export function rowToNotification(r: Row): Notification {
 export function insertNotification(db: DB, n: Notification): void {
   stmt(
     db,
-    `INSERT INTO notifications (id, account_id, from_account_id, type, status_id, group_key, created_at)
-     VALUES (@id, @accountId, @fromAccountId, @type, @statusId, @groupKey, @createdAt)`,
+    `INSERT INTO notifications (id, account_id, from_account_id, type, status_id, report_id, group_key, created_at)
+     VALUES (@id, @accountId, @fromAccountId, @type, @statusId, @reportId, @groupKey, @createdAt)`,
   ).run({
     id: BigInt(n.id),
     accountId: BigInt(n.accountId),
     fromAccountId: BigInt(n.fromAccountId),
     type: n.type,
     statusId: n.statusId ? BigInt(n.statusId) : null,
+    reportId: n.reportId ? BigInt(n.reportId) : null,
     groupKey: n.groupKey,
     createdAt: n.createdAt,
   });

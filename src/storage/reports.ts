@@ -1,4 +1,4 @@
-import { type DB, type Row, stmt, str, strOrNull, num, numOrNull, bool, json } from "../db/db.ts";
+import { type DB, type Row, stmt, str, strOrNull, num, numOrNull, bool, json, idListJson } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 
 // Reports (Mastodon's Report): by local users (POST /api/v1/reports) and from remote Flags.
@@ -39,6 +39,18 @@ function rowToReport(r: Row): Report {
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
   };
+}
+
+/** Reports by id, one query (notification pages). */
+export function findReportsByIds(db: DB, ids: Iterable<Id>): Map<Id, Report> {
+  const out = new Map<Id, Report>();
+  const list = idListJson(ids);
+  if (list === "[]") return out;
+  for (const r of stmt(db, "SELECT * FROM reports WHERE id IN (SELECT value FROM json_each(?))").all(list) as Row[]) {
+    const report = rowToReport(r);
+    out.set(report.id, report);
+  }
+  return out;
 }
 
 export type NewReport = Omit<Report, "actionTakenAt" | "assignedAccountId" | "updatedAt">;

@@ -158,3 +158,12 @@ export function countActiveUsersSince(db: DB, since: number): number {
 export function isLocalUserAccount(db: DB, accountId: Id): boolean {
   return !!stmt(db, "SELECT 1 FROM users WHERE account_id = ?").get(BigInt(accountId));
 }
+
+/** Accounts of the staff who handle reports (admins and moderators who can sign in). */
+export function staffAccountIds(db: DB): Id[] {
+  const rows = stmt(
+    db,
+    "SELECT account_id FROM users WHERE role IN ('admin', 'moderator') AND disabled = 0 AND approved = 1 AND confirmed_at IS NOT NULL",
+  ).all() as Row[];
+  return rows.map((r) => str(r.account_id));
+}

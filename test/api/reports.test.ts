@@ -101,3 +101,23 @@ test("forward: a report about a remote account is sent as a Flag from the instan
   const unforwarded = await s.api(alice, "POST", "/api/v1/reports", { account_id: account.id, forward: false });
   assert.equal(unforwarded.forwarded, false);
 });
+
+test("staff get an admin.report notification carrying the report; other users do not", async (t) => {
+  const { s, alice, bob, post } = await setup(t);
+  const admin = await s.user("admin", { role: "admin" });
+  const mod = await s.user("mod", { role: "moderator" });
+  const r = await s.api(alice, "POST", "/api/v1/reports", { account_id: bob.id, status_ids: [post], comment: "spam", category: "spam" });
+  for (const staff of [admin, mod]) {
+    const [n] = await s.api(staff, "GET", "/api/v1/notifications?types[]=admin.report");
+    assert.equal(n.type, "admin.report");
+    assert.equal(n.account.id, alice.id, "from the reporter");
+    assert.equal(n.report.id, r.id);
+    assert.equal(n.report.comment, "spam");
+    assert.equal(n.report.target_account.id, bob.id);
+    assert.equal(n.status, undefined);
+  }
+  await s.api(alice, "POST", "/api/v1/reports", { account_id: bob.id, comment: "again" });
+  assert.equal((await s.api(mod, "GET", "/api/v1/notifications?types[]=admin.report")).length, 2, "one per report");
+  assert.deepEqual(await s.api(bob, "GET", "/api/v1/notifications?types[]=admin.report"), []);
+  assert.deepEqual(await s.api(alice, "GET", "/api/v1/notifications?types[]=admin.report"), []);
+});

@@ -212,6 +212,7 @@ test("an activity whose id is on another server is dropped: it cannot shadow tha
 
 test("a server's instance actor named after its host:port signs a Flag: the key is found, the report lands", async (t) => {
   const w = await startWorld(t);
+  const admin = await w.s.user("admin", { role: "admin" });
   const key = freshKey();
   const id = `${w.remote.origin}/actor`;
   const doc = {
@@ -234,4 +235,9 @@ test("a server's instance actor named after its host:port signs a Flag: the key 
   assert.equal(row.comment, "spam");
   assert.equal(row.uri, flag.id);
   assert.equal(String(row.target_account_id), w.alice.id);
+  // Staff hear of it like of a local report.
+  const [n] = await w.s.api(admin, "GET", "/api/v1/notifications?types[]=admin.report");
+  assert.equal(n.report.comment, "spam");
+  assert.equal(n.report.target_account.id, w.alice.id);
+  assert.equal(n.account.acct, `${w.remote.domain.replace(":", "_")}@${w.remote.domain}`, "from the remote instance actor");
 });
