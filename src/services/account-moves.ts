@@ -4,10 +4,16 @@ import { ApiError } from "../errors.ts";
 import { lastMoveAt, localFollowsOf, recordMove } from "../storage/activity-uris.ts";
 import { type Account, findAccountById, updateAccount } from "../storage/accounts.ts";
 import { followAccount, unfollowAccount } from "./follows.ts";
+import { blockAccount } from "./blocks.ts";
+import { muteAccount } from "./mutes.ts";
+import { upsertAccountNote } from "../storage/account-notes.ts";
+import { hasAccountNote, localBlockersOf, localMutesOf, localNotesOn } from "../storage/move-carry-over.ts";
+import { isBlocking } from "../storage/relationship-checks.ts";
 
 // A remote account moved to another one (incoming Move, AP §5.11): it is marked as moved, and
 // every local follower follows the new account and leaves the old one, as Mastodon's
-// MoveWorker / UnfollowFollowWorker do.
+// MoveWorker / UnfollowFollowWorker do; local blocks, mutes and private notes about the old
+// account carry over to the new one.
 
 /** A Move is carried out at most once per week per account (Mastodon's move_in_progress lock). */
 export const MOVE_INTERVAL_MS = 7 * 24 * 3600_000;
@@ -41,5 +47,29 @@ export function moveRemoteAccount(app: App, from: Account, to: Account): number 
     }
     unfollowAccount(app, follower, from);
   }
+  carryOver(app, from, to);
   return moved;
+}
+
+/** Mastodon's MoveWorker#carry_blocks_over!, #carry_mutes_over!, #copy_account_notes!. */
+function carryOver(app: App, from: Account, to: Account): void {
+  const db = app.db;
+  const now = app.now();
+  for (const blockerId of localBlockersOf(db, from.id)) {
+    const blocker = findAccountById(db, blockerId);
+    if (blocker && !isBlocking(db, blocker.id, to.id)) blockAccount(app, blocker, to);
+  }
+  for (const m of localMutesOf(db, from.id, now)) {
+    const muter = findAccountById(db, m.accountId);
+    // The rest of a timed mute, in seconds (0: indefinite).
+    const duration = m.expiresAt === null ? 0 : Math.max(1, Math.ceil((m.expiresAt - now) / 1000));
+    if (muter) muteAccount(app, muter, to, { notifications: m.hideNotifications, duration });
+  }
+  const acct = `@${from.username}@${from.domain}`;
+  tx(db, () => {
+    for (const n of localNotesOn(db, from.id)) {
+      if (hasAccountNote(db, n.accountId, to.id)) continue;
+      upsertAccountNote(db, n.accountId, to.id, `This user moved from ${acct}:\n${n.comment}`, now);
+    }
+  });
 }

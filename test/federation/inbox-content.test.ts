@@ -234,6 +234,32 @@ test("mastodon/move: alice's follow moves to the new account, once per week", as
   assert.deepEqual(received(w, "Follow"), []);
 });
 
+test("a Move carries local blocks, mutes and private notes over to the new account", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  const bob2 = w.remote.actor("bob2", { extra: { alsoKnownAs: [bob.id] } });
+  const carol = await w.s.user("carol");
+  const dave = await w.s.user("dave");
+  const oldId = await accountIdOf(w, bob);
+  await w.s.api(w.alice, "POST", `/api/v1/accounts/${oldId}/block`);
+  await w.s.api(carol, "POST", `/api/v1/accounts/${oldId}/mute`, { notifications: false, duration: 3600 });
+  await w.s.api(dave, "POST", `/api/v1/accounts/${oldId}/note`, { comment: "met at the pond" });
+  await w.s.drainJobs();
+  await deliverAndRun(w, bob, fixture(w, "mastodon/move"));
+
+  const newId = await accountIdOf(w, bob2);
+  const rel = async (who: typeof carol) => (await w.s.api(who, "GET", `/api/v1/accounts/relationships?id[]=${newId}`))[0];
+  assert.equal((await rel(w.alice)).blocking, true);
+  const muted = await rel(carol);
+  assert.deepEqual([muted.muting, muted.muting_notifications], [true, false]);
+  const [mute] = await w.s.api(carol, "GET", "/api/v1/mutes");
+  assert.equal(mute.id, newId);
+  assert.ok(Date.parse(mute.mute_expires_at) - Date.now() <= 3600_000, "the rest of the timed mute");
+  assert.equal((await rel(dave)).note, `This user moved from @bob@${w.remote.domain}:\nmet at the pond`);
+  // The Block reached the new account's server.
+  assert.ok(received(w, "Block").some((b) => b.object === bob2.id));
+});
+
 test("a Move whose target does not list the actor in alsoKnownAs is ignored", async (t) => {
   const w = await startWorld(t);
   const bob = w.remote.actor("bob");
