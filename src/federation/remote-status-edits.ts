@@ -4,6 +4,7 @@ import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { notify, notifyStatusUpdate } from "../services/notifications.ts";
+import { snapshot as statusSnapshot } from "../services/status-edits.ts";
 import type { Account } from "../storage/accounts.ts";
 import { detachStatusMedia, findMediaByStatusIds, insertRemoteMedia, updateRemoteMediaDetails } from "../storage/media-attachments.ts";
 import { insertMention, silenceMentionsExcept } from "../storage/mentions.ts";
@@ -17,18 +18,7 @@ import { remoteMediaChange } from "./remote-media.ts";
 import { noteTags, storeNoteEmojis } from "./remote-note-links.ts";
 
 function snapshot(app: App, s: Status, mediaIds: Id[], at: number): void {
-  insertStatusEdit(app.db, {
-    id: app.ids.next(),
-    statusId: s.id,
-    accountId: s.accountId,
-    text: s.text,
-    content: s.content,
-    spoilerText: s.spoilerText,
-    sensitive: s.sensitive,
-    language: s.language,
-    mediaIds,
-    createdAt: at,
-  });
+  insertStatusEdit(app.db, statusSnapshot(() => app.ids.next(), s, at, mediaIds));
 }
 
 /**

@@ -7,7 +7,8 @@ import { idAt } from "../lib/ids.ts";
 import { deleteStatus, persistStatus } from "../services/statuses.ts";
 import type { Account } from "../storage/accounts.ts";
 import { deleteRemoteStatusMedia } from "../storage/media-attachments.ts";
-import { findStatusByUriOrUrl, insertSilentMention, isStatusIdTaken } from "../storage/remote-statuses.ts";
+import { insertSilentMention, isStatusIdTaken } from "../storage/remote-statuses.ts";
+import { findStatusByLink } from "../storage/status-urls.ts";
 import { findStatusByUri, type Status } from "../storage/statuses.ts";
 import { hasTombstone, insertTombstone } from "../storage/tombstones.ts";
 import { domainPolicy } from "./domain-policy.ts";
@@ -159,7 +160,7 @@ export function deleteRemoteStatus(app: App, uri: string, actor: Account): void 
     if (actor.domain !== null && hostOf(uri) === hostOf(actor.uri)) {
       insertTombstone(app.db, { uri, accountId: actor.id, createdAt: app.now() });
     }
-    const status = findStatusByUriOrUrl(app.db, uri);
+    const status = findStatusByLink(app.db, uri, { remoteOnly: true });
     if (!status || status.accountId !== actor.id || status.local) return;
     // Its media rows would otherwise stay behind, detached (they only point at the origin's files).
     if (!status.reblogOfId) deleteRemoteStatusMedia(app.db, status.id);

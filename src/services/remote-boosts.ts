@@ -2,18 +2,8 @@ import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { idAt } from "../lib/ids.ts";
 import type { Account } from "../storage/accounts.ts";
-import {
-  adjustAuthorStatusesCount,
-  adjustStatusCounter,
-  findReblog,
-  findStatusById,
-  findStatusByUri,
-  insertStatus,
-  type Status,
-  type Visibility,
-} from "../storage/statuses.ts";
-import { onStatusCreated } from "../federation/outbox/hooks.ts";
-import { notify } from "./notifications.ts";
+import { findReblog, findStatusById, findStatusByUri, type Status, type Visibility } from "../storage/statuses.ts";
+import { storeBoost } from "./status-interactions.ts";
 
 // Boosts by remote accounts (an incoming Announce, AP §5.7). Local boosts go through
 // reblogStatus, which applies a local user's rules (default privacy, silencing); a remote boost
@@ -37,32 +27,6 @@ export function createRemoteBoost(app: App, booster: Account, original: Status, 
     // idAt's low bits are random: draw again in the rare case the id is taken.
     let id = idAt(createdAt);
     while (findStatusById(db, id)) id = idAt(createdAt);
-    insertStatus(db, {
-      id,
-      accountId: booster.id,
-      local: false,
-      uri: b.uri,
-      url: null,
-      text: "",
-      content: "",
-      spoilerText: "",
-      sensitive: false,
-      visibility: b.visibility,
-      language: null,
-      inReplyToId: null,
-      inReplyToAccountId: null,
-      inReplyToUri: null,
-      reblogOfId: original.id,
-      conversationId: null,
-      applicationId: null,
-      createdAt,
-    });
-    adjustStatusCounter(db, original.id, "reblogs_count", 1);
-    adjustAuthorStatusesCount(db, booster.id, 1, createdAt);
-    app.jobs.enqueue("status.fanout", { statusId: id });
-    notify(app, { type: "reblog", recipientId: original.accountId, fromAccountId: booster.id, statusId: original.id });
-    const boost = findStatusById(db, id)!;
-    onStatusCreated(app, boost);
-    return boost;
+    return storeBoost(app, { id, booster, original, uri: b.uri, url: null, visibility: b.visibility, createdAt });
   });
 }

@@ -26,7 +26,8 @@ export interface EditInput {
   poll?: boolean;
 }
 
-function snapshot(nextId: () => string, s: Status, at: number): StatusEdit {
+/** A revision holding the status as it is now (its media ids given by remote edits). */
+export function snapshot(nextId: () => string, s: Status, at: number, mediaIds: string[] = []): StatusEdit {
   return {
     id: nextId(),
     statusId: s.id,
@@ -36,7 +37,7 @@ function snapshot(nextId: () => string, s: Status, at: number): StatusEdit {
     spoilerText: s.spoilerText,
     sensitive: s.sensitive,
     language: s.language,
-    mediaIds: [],
+    mediaIds,
     createdAt: at,
   };
 }

@@ -115,34 +115,62 @@ export function reblogStatus(app: App, viewer: { account: Account; user: User | 
     const now = app.now();
     const id = app.ids.next();
     // Mastodon's boost ids: the Announce activity's id, and the booster's status page.
-    insertStatus(db, {
+    return storeBoost(app, {
       id,
-      accountId: me.id,
-      local: me.domain === null,
+      booster: me,
+      original,
       uri: `${me.uri}/statuses/${id}/activity`,
       url: me.domain === null ? localStatusUrl(app.baseUrl, me.username, id) : null,
-      text: "",
-      content: "",
-      spoilerText: "",
-      sensitive: false,
       visibility,
-      language: null,
-      inReplyToId: null,
-      inReplyToAccountId: null,
-      inReplyToUri: null,
-      reblogOfId: original.id,
-      conversationId: null,
-      applicationId: null,
       createdAt: now,
     });
-    adjustStatusCounter(db, original.id, "reblogs_count", 1);
-    adjustAuthorStatusesCount(db, me.id, 1, now);
-    app.jobs.enqueue("status.fanout", { statusId: id });
-    notify(app, { type: "reblog", recipientId: original.accountId, fromAccountId: me.id, statusId: original.id });
-    const boost = findStatusById(db, id)!;
-    onStatusCreated(app, boost);
-    return boost;
   });
+}
+
+export interface BoostRow {
+  id: Id;
+  booster: Account;
+  original: Status;
+  uri: string;
+  url: string | null;
+  visibility: Visibility;
+  createdAt: number;
+}
+
+/**
+ * Stores a boost with what comes with it: the row, counters, fan-out job, the reblog
+ * notification and the outbox hook (which does nothing for a remote booster). Local boosts
+ * (reblogStatus) and remote ones (an incoming Announce) share it. Inside the caller's tx.
+ */
+export function storeBoost(app: App, b: BoostRow): Status {
+  const db = app.db;
+  insertStatus(db, {
+    id: b.id,
+    accountId: b.booster.id,
+    local: b.booster.domain === null,
+    uri: b.uri,
+    url: b.url,
+    text: "",
+    content: "",
+    spoilerText: "",
+    sensitive: false,
+    visibility: b.visibility,
+    language: null,
+    inReplyToId: null,
+    inReplyToAccountId: null,
+    inReplyToUri: null,
+    reblogOfId: b.original.id,
+    conversationId: null,
+    applicationId: null,
+    createdAt: b.createdAt,
+  });
+  adjustStatusCounter(db, b.original.id, "reblogs_count", 1);
+  adjustAuthorStatusesCount(db, b.booster.id, 1, b.createdAt);
+  app.jobs.enqueue("status.fanout", { statusId: b.id });
+  notify(app, { type: "reblog", recipientId: b.original.accountId, fromAccountId: b.booster.id, statusId: b.original.id });
+  const boost = findStatusById(db, b.id)!;
+  onStatusCreated(app, boost);
+  return boost;
 }
 
 /** POST /api/v1/statuses/:id/unreblog: removes the caller's boost; returns the original. */

@@ -1,16 +1,8 @@
 import { type DB, type Row, stmt, str } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { type Account, rowToAccount } from "./accounts.ts";
-import { rowToStatus, type Status } from "./statuses.ts";
 
 // SQL that only remote statuses need (federation/remote-statuses.ts and the thread job).
-
-/** A live status by uri or, failing that, by its web URL (a Delete may name either). */
-export function findStatusByUriOrUrl(db: DB, uri: string): Status | undefined {
-  const r = (stmt(db, "SELECT * FROM statuses WHERE uri = ? AND deleted_at IS NULL").get(uri) ??
-    stmt(db, "SELECT * FROM statuses WHERE url = ? AND deleted_at IS NULL AND local = 0 LIMIT 1").get(uri)) as Row | undefined;
-  return r && rowToStatus(r);
-}
 
 export function isStatusIdTaken(db: DB, id: Id): boolean {
   return !!stmt(db, "SELECT 1 FROM statuses WHERE id = ?").get(BigInt(id));

@@ -1,7 +1,7 @@
 // Remote statuses by uri or URL (search with resolve=true, thread parents, boosts).
 import type { App } from "../../app.ts";
 import type { Status } from "../../storage/statuses.ts";
-import { findStatusByUriOrUrl } from "../../storage/remote-statuses.ts";
+import { findStatusByLink } from "../../storage/status-urls.ts";
 import { isSuspendedDomain } from "../domain-policy.ts";
 import { fetchApObject } from "../fetch-object.ts";
 import { hasType, hostOf, httpUrl, idOf, isObject } from "../parse/common.ts";
@@ -39,7 +39,7 @@ function parseNote(doc: ApObject): ParsedNote | undefined {
  * the stored one, else its author is resolved and it is stored. Undefined when unusable.
  */
 export async function resolveStatusFromDocument(app: App, doc: ApObject): Promise<Status | undefined> {
-  const known = typeof doc.id === "string" ? findStatusByUriOrUrl(app.db, doc.id) : undefined;
+  const known = typeof doc.id === "string" ? findStatusByLink(app.db, doc.id, { remoteOnly: true }) : undefined;
   if (known) return known;
   const object = noteOf(doc);
   const note = object && parseNote(object);
@@ -56,7 +56,7 @@ export async function resolveStatusFromDocument(app: App, doc: ApObject): Promis
  */
 export async function resolveStatusByUri(app: App, uri: string): Promise<Status | undefined> {
   if (!httpUrl(uri)) return undefined;
-  const stored = findStatusByUriOrUrl(app.db, uri);
+  const stored = findStatusByLink(app.db, uri, { remoteOnly: true });
   if (stored) return stored;
   // Our own posts are all stored; a remote copy of one cannot exist.
   if (hostOf(uri) === hostOf(app.baseUrl) || isSuspendedDomain(app, uri)) return undefined;
