@@ -58,6 +58,11 @@ test("explicit edits keep a history; older ones are ignored; implicit updates re
   assert.deepEqual(e.mentions, []);
   history = await s.api(alice, "GET", `/api/v1/statuses/${status.id}/history`);
   assert.deepEqual(history.map((h: any) => h.content), ["<p>first</p>", "<p>second</p>", "<p>third</p>"]);
+  // Each revision shows the media it had.
+  assert.deepEqual(
+    history.map((h: any) => h.media_attachments.map((m: any) => m.url)),
+    [[`${remote.origin}/m/1.png`], [`${remote.origin}/m/1.png`], [`${remote.origin}/m/2.png`]],
+  );
 
   // A newer update that only changes the language: no revision, edited_at stays.
   await update(w, { ...edit2, updated: at(doc, 180), contentMap: { fr: "<p>third</p>" } });
