@@ -34,7 +34,14 @@ interface KeyEntry {
   key: KeyObject;
   /** The admin suspended the account's domain. */
   blocked: boolean;
+  /** When it was looked up (app.now()): entries live KEY_TTL_MS at most. */
+  cachedAt: number;
 }
+
+// Besides the exact invalidation below, a cached key is looked up again after an hour, so
+// a key the peer has revoked (and that our stored row still has until the account's daily
+// refresh) is not trusted from memory forever.
+const KEY_TTL_MS = 3600_000;
 
 // Signer keys by key id. Exact: an entry goes as soon as the account row changes (a refetch,
 // a suspension) or any admin domain block does, so a cached key is as good as a lookup (see
@@ -126,7 +133,12 @@ async function lookupKey(app: App, keyId: string, refresh: boolean): Promise<Key
   } catch {
     throw new ApiError(401, `The key ${keyId} is not a usable public key`);
   }
-  return { account: found.account, key, blocked: found.account.domain !== null && cachedDomainPolicy(app, found.account.domain).suspended };
+  return {
+    account: found.account,
+    key,
+    blocked: found.account.domain !== null && cachedDomainPolicy(app, found.account.domain).suspended,
+    cachedAt: app.now(),
+  };
 }
 
 /** The raw request as the verifier needs it: the target exactly as received. */
@@ -219,6 +231,7 @@ export async function verifyRequest(app: App, event: H3Event, body?: Buffer): Pr
   const cache = findRowCache<KeyEntry>(app, SIGNER_KEYS);
   syncVerifyCaches(app);
   let entry = cache?.get(keyId);
+  if (entry && app.now() - entry.cachedAt > KEY_TTL_MS) entry = undefined;
   let fresh = false;
   if (!entry) {
     // Refused before anything is fetched from a suspended server.
