@@ -8,19 +8,24 @@ import type { Status } from "../storage/statuses.ts";
 import { isHiddenLocal, parseAcct } from "./account-lookup.ts";
 import { resolveAcct } from "./remote-lookup.ts";
 import { resolveUrl } from "./search.ts";
+import { canViewStatus } from "./visibility.ts";
 
 export type InteractionTarget = { kind: "account"; account: Account } | { kind: "status"; status: Status; author: Account };
 
 const MAX_URI = 2048;
 
-/** What `uri` names: an account (by handle or URL) or a post, fetched if unknown. */
-export async function resolveInteractionTarget(app: App, raw: string | undefined): Promise<InteractionTarget | undefined> {
+/**
+ * What `uri` names, as `viewer` may see it: an account (by handle or URL) or a post, fetched
+ * if unknown. A post the viewer may not see (followers-only, direct) is not found.
+ */
+export async function resolveInteractionTarget(app: App, viewer: Account, raw: string | undefined): Promise<InteractionTarget | undefined> {
   const uri = (raw ?? "").trim();
   if (uri === "" || uri.length > MAX_URI) return undefined;
   let account: Account | undefined;
   if (/^https?:\/\//i.test(uri)) {
     const found = await resolveUrl(app, uri, true);
     if (found && "status" in found) {
+      if (!canViewStatus(app, viewer.id, found.status)) return undefined;
       const author = findAccountById(app.db, found.status.accountId);
       return author && author.suspendedAt === null ? { kind: "status", status: found.status, author } : undefined;
     }

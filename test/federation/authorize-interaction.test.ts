@@ -66,3 +66,30 @@ test("remote interaction: a local handle, unknown targets and a bad CSRF token",
   const self = await b.fetch(`/authorize_interaction?uri=alice`);
   assert.match(self.text, /This is your own account\./);
 });
+
+test("remote interaction never shows a post the signed-in user may not see", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  await s.user("bob");
+  await s.user("carol");
+  const dm = await s.api(alice, "POST", "/api/v1/statuses", { status: "@bob a secret", visibility: "direct" });
+  const priv = await s.api(alice, "POST", "/api/v1/statuses", { status: "followers only", visibility: "private" });
+  const pub = await s.api(alice, "POST", "/api/v1/statuses", { status: "for everyone" });
+  const carol = new Browser(s.url);
+  await carol.signIn("carol");
+  for (const st of [dm, priv]) {
+    for (const link of [st.url, st.uri]) {
+      const r = await carol.fetch(`/authorize_interaction?uri=${encodeURIComponent(link)}`);
+      assert.equal(r.status, 404, link);
+      assert.doesNotMatch(r.text, /secret|followers only/);
+    }
+  }
+  const open = await carol.fetch(`/authorize_interaction?uri=${encodeURIComponent(pub.url)}`);
+  assert.equal(open.status, 200);
+  assert.match(open.text, /for everyone/);
+  // The mentioned account sees the direct post it was sent.
+  const b = new Browser(s.url);
+  await b.signIn("bob");
+  assert.match((await b.fetch(`/authorize_interaction?uri=${encodeURIComponent(dm.url)}`)).text, /a secret/);
+});

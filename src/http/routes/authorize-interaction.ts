@@ -53,7 +53,7 @@ export function registerAuthorizeInteractionRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     const session = currentSession(app, sessionCookieValue(event));
     if (!session) return redirectTo(event, signInLocation(event.url.pathname + event.url.search));
-    const target = await resolveInteractionTarget(app, p.str("uri") ?? p.str("acct"));
+    const target = await resolveInteractionTarget(app, session.account, p.str("uri") ?? p.str("acct"));
     if (!target) return messagePage(event, 404, "Not found", "The account or post could not be found.");
     return target.kind === "account" ? page(app, event, session, target.account) : page(app, event, session, target.author, target.status);
   });
