@@ -22,3 +22,12 @@ export const localStatusUrl = (baseUrl: string, username: string, id: string) =>
 export const tagUrl = (baseUrl: string, name: string) => `${baseUrl}/tags/${encodeURIComponent(name)}`;
 /** Public URL of a file stored under the data dir's media/ folder. */
 export const mediaUrl = (baseUrl: string, file: string) => `${baseUrl}/system/${file}`;
+
+/** True when both URLs name the same host (and port). Malformed URLs never match. */
+export function sameHost(a: string, b: string): boolean {
+  try {
+    return new URL(a).host.toLowerCase() === new URL(b).host.toLowerCase();
+  } catch {
+    return false;
+  }
+}

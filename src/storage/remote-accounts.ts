@@ -3,6 +3,7 @@
 import { type DB, type Row, stmt, str } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { type Account, rowToAccount } from "./accounts.ts";
+import { sameHost } from "../lib/urls.ts";
 
 /** The account whose (primary) public key has this id, local or remote. */
 export function findAccountByPublicKeyId(db: DB, keyId: string): Account | undefined {
@@ -10,9 +11,12 @@ export function findAccountByPublicKeyId(db: DB, keyId: string): Account | undef
   return r && rowToAccount(r);
 }
 
-/** An account by its profile page URL (`https://host/@bob`); the uri is tried first by callers. */
+/**
+ * An account by its profile page URL (`https://host/@bob`); the uri is tried first by callers.
+ * Only on the host of the account's own uri: a peer must not claim another server's profiles.
+ */
 export function findAccountByUrl(db: DB, url: string): Account | undefined {
-  const r = stmt(db, "SELECT * FROM accounts WHERE url = ? ORDER BY id LIMIT 1").get(url) as Row | undefined;
+  const r = (stmt(db, "SELECT * FROM accounts WHERE url = ? ORDER BY id LIMIT 8").all(url) as Row[]).find((row) => sameHost(row.uri as string, url));
   return r && rowToAccount(r);
 }
 

@@ -151,3 +151,38 @@ test("stale remote accounts are refreshed by the periodic task, a small batch at
   assert.ok(findAccountByUri(s.app.db, carol.id)!.fetchedAt! > dayAgo);
   assert.equal(await refreshStaleAccounts(s.app), 0);
 });
+
+test("a peer cannot claim another server's links through `url`: lookups by web URL stay on the uri's host", async (t) => {
+  const s = await startTestServer();
+  const victim = await startFakeRemote();
+  const evil = await startFakeRemote();
+  t.after(() => Promise.all([s.close(), victim.close(), evil.close()]));
+  const alice = await s.user("alice");
+  const bobUrl = `${victim.origin}/@bob`;
+  const postUrl = `${victim.origin}/@bob/1`;
+  const eve = evil.actor("eve", { extra: { url: bobUrl } });
+  evil.serve("/notes/1", {
+    "@context": AS,
+    id: `${evil.origin}/notes/1`,
+    type: "Note",
+    attributedTo: eve.id,
+    url: postUrl,
+    content: "<p>not bob</p>",
+    published: "2020-01-01T00:00:00Z",
+    to: [PUBLIC],
+    cc: [],
+  });
+  const fake = await resolveStatusByUri(s.app, `${evil.origin}/notes/1`);
+  assert.ok(fake, "eve's post is stored (with the url she wrote)");
+
+  const search = async (q: string) => s.api(alice, "GET", `/api/v2/search?q=${encodeURIComponent(q)}`);
+  const profile = await search(bobUrl);
+  assert.deepEqual(profile.accounts, [], "bob's profile URL does not find eve");
+  const post = await search(postUrl);
+  assert.deepEqual(post.statuses, [], "bob's post URL does not find eve's post");
+  // Federation: an Announce of bob's post URL must not resolve to eve's post either.
+  const resolved = await resolveStatusByUri(s.app, postUrl);
+  assert.notEqual(resolved?.id, fake.id);
+  // eve's own URLs still work.
+  assert.equal((await search(`${evil.origin}/notes/1`)).statuses[0]?.id, fake.id);
+});
