@@ -219,3 +219,21 @@ test("a handle that now verifies for a new actor moves to it; the old actor keep
   const old = findAccountByUri(s.app.db, oldId);
   assert.equal(old?.username, `bob_${first?.id}`);
 });
+
+test("key ids: an actor cannot publish another server's key id with its own key", async (t) => {
+  const s = await startTestServer();
+  const victim = await startFakeRemote();
+  const evil = await startFakeRemote();
+  t.after(() => Promise.all([s.close(), victim.close(), evil.close()]));
+  const bob = victim.actor("bob");
+  const stolen = freshKey();
+  const eve = evil.actor("eve");
+  // eve's document claims bob's key id, with a key eve holds.
+  eve.doc.publicKey = { id: bob.keyId, owner: eve.id, publicKeyPem: stolen.publicKeyPem };
+  const stored = await resolveAccountByUri(s.app, eve.id);
+  assert.ok(stored, "eve herself is still stored");
+  assert.equal(stored.publicKeyId, null, "but not with a key id of another server");
+  const r = await resolveAccountByKeyId(s.app, bob.keyId);
+  assert.equal(r?.account.uri, bob.id, "bob's key id resolves to bob");
+  assert.equal(r?.publicKeyPem, bob.publicKeyPem);
+});

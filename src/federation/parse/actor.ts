@@ -1,7 +1,7 @@
 // Remote actor documents (AP §3.2) → a checked ParsedActor. Limits of AP §14; HTML through the
 // shared remote sanitiser.
 import { FederationError, type ApObject, type ParsedEmoji } from "../types.ts";
-import { asArray, clip, dateOf, hasType, httpUrl, idOf, idsOf, isObject, str, typesOf, urlOf } from "./common.ts";
+import { asArray, clip, dateOf, hasType, httpUrl, idOf, idsOf, isObject, sameOrigin, str, typesOf, urlOf } from "./common.ts";
 import { parseEmojiTags } from "./emojis.ts";
 import { sanitizeRemoteHtml } from "./html.ts";
 
@@ -80,20 +80,23 @@ export function isActorDocument(doc: ApObject): boolean {
 
 /**
  * The keys of an actor document (AP §10.2): `publicKey` as an object, an id or a list of
- * either (≤ 10). Embedded keys count only when their `owner` is the actor.
+ * either (≤ 10). Embedded keys count only when their `owner` is the actor, and every key id
+ * must be on the actor's origin: otherwise one server could publish another's key id with a
+ * key of its own, and be taken for it (or shadow it) when that key id signs.
  */
 export function listActorKeys(doc: ApObject): ActorKey[] {
   const out: ActorKey[] = [];
+  const actorId = typeof doc.id === "string" ? doc.id : "";
   for (const k of asArray(doc.publicKey).slice(0, MAX_KEYS)) {
     if (typeof k === "string") {
       const id = exactUrl(k);
-      if (id) out.push({ id, pem: null });
+      if (id && sameOrigin(id, actorId)) out.push({ id, pem: null });
       continue;
     }
     if (!isObject(k)) continue;
     const id = exactUrl(k.id);
     const pem = str(k.publicKeyPem);
-    if (!id || idOf(k.owner) !== doc.id) continue;
+    if (!id || idOf(k.owner) !== doc.id || !sameOrigin(id, actorId)) continue;
     out.push({ id, pem: pem ?? null });
   }
   return out;
