@@ -1,6 +1,7 @@
 // Who a remote status is for (AP §4.3 incoming): its visibility, the mentions that are shown
 // and notified, the silent ones that only grant access, and whether an inbox push is wanted.
 import type { App } from "../app.ts";
+import { mapLimited } from "../lib/map-limited.ts";
 import type { Account } from "../storage/accounts.ts";
 import { findLocalAccountsByUris, hasLocalFollowers } from "../storage/remote-statuses.ts";
 import type { Status, Visibility } from "../storage/statuses.ts";
@@ -42,24 +43,39 @@ export function isWantedHere(app: App, author: Account, visibility: Visibility, 
   return parent.local || hasLocalFollowers(app.db, parent.accountId);
 }
 
+// Unknown mentioned actors are fetched a few at a time, within one time budget per post: a
+// post tagging many actors on servers that never answer must not hold an inbox job for minutes.
+const MENTION_CONCURRENCY = 5;
+const MENTION_BUDGET_MS = 15_000;
+
+/** `p`, or undefined once `ms` have passed (the work itself goes on and may still store its result). */
+function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The accounts of the Mention tags: local ones from `local`, the others through
  * resolveAccountByUri (known, else fetched), at most MAX_RESOLVED_MENTIONS. A tag that cannot
- * be resolved is skipped, as is a suspended account.
+ * be resolved in time is skipped, as is a suspended account.
  */
 export async function resolveMentions(app: App, note: ParsedNote, local: LocalAudience): Promise<Account[]> {
-  const out = new Map<string, Account>();
-  for (const m of note.mentions.slice(0, MAX_RESOLVED_MENTIONS)) {
-    let account = local.tagged.find((a) => a.uri === m.href);
-    if (!account) {
-      try {
-        account = await resolveAccountByUri(app, m.href);
-      } catch (err) {
-        app.log.debug("mention not resolved", { href: m.href, err });
-      }
+  const deadline = performance.now() + MENTION_BUDGET_MS;
+  const found = await mapLimited(note.mentions.slice(0, MAX_RESOLVED_MENTIONS), MENTION_CONCURRENCY, async (m) => {
+    const known = local.tagged.find((a) => a.uri === m.href);
+    if (known) return known;
+    const left = deadline - performance.now();
+    if (left <= 0) return undefined;
+    try {
+      return await within(resolveAccountByUri(app, m.href), left);
+    } catch (err) {
+      app.log.debug("mention not resolved", { href: m.href, err });
+      return undefined;
     }
-    if (account && account.suspendedAt === null) out.set(account.id, account);
-  }
+  });
+  const out = new Map<string, Account>();
+  for (const account of found) if (account && account.suspendedAt === null) out.set(account.id, account);
   return [...out.values()];
 }
 

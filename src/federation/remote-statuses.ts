@@ -26,6 +26,8 @@ export interface RemoteStatusContext {
   recipient?: Account;
   /** Fetched on purpose (search, thread, boost): skips the inbox acceptance filter (AP §4.3). */
   fetched?: boolean;
+  /** How many parents up a thread this status was fetched as (0: not a parent). */
+  threadDepth?: number;
 }
 
 const DAY = 86_400_000;
@@ -111,7 +113,7 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
           untrustedFavouritesCount: note.likesCount,
           untrustedReblogsCount: note.sharesCount,
         });
-        if (note.inReplyTo && !parent) enqueueThreadResolve(app, status.id);
+        if (note.inReplyTo && !parent) enqueueThreadResolve(app, status.id, ctx.threadDepth ?? 0);
         return status;
       });
     } catch (e) {

@@ -12,10 +12,20 @@ import { FederationError } from "./types.ts";
 export const THREAD_RESOLVE_JOB = "thread.resolve";
 /** A parent that cannot be fetched after this many tries stays unknown. */
 const MAX_ATTEMPTS = 5;
+/**
+ * Parents fetched up one thread at most. Each fetched parent may have an unknown parent of
+ * its own: without a bound a peer could serve an endless chain (across hosts, too) and keep
+ * us fetching (AP §12 bounds discoveries per incoming activity).
+ */
+export const MAX_THREAD_DEPTH = 32;
 
-/** Called inside the transaction that stores the reply, so the job exists exactly when it does. */
-export function enqueueThreadResolve(app: App, statusId: string): void {
-  app.jobs.enqueue(THREAD_RESOLVE_JOB, { statusId }, { maxAttempts: MAX_ATTEMPTS });
+/**
+ * Called inside the transaction that stores the reply, so the job exists exactly when it does.
+ * `depth`: how many parents up the thread the reply itself was fetched as.
+ */
+export function enqueueThreadResolve(app: App, statusId: string, depth = 0): void {
+  if (depth >= MAX_THREAD_DEPTH) return;
+  app.jobs.enqueue(THREAD_RESOLVE_JOB, { statusId, depth }, { maxAttempts: MAX_ATTEMPTS });
 }
 
 /**
@@ -38,14 +48,15 @@ export function linkReply(app: App, replyId: string, parent: Status): void {
 }
 
 /** The job: fetch the parent (stored or from its origin); transient failures are retried. */
-export async function handleThreadResolve(app: App, payload: { statusId?: unknown }): Promise<void> {
+export async function handleThreadResolve(app: App, payload: { statusId?: unknown; depth?: unknown }): Promise<void> {
   const id = parseId(payload?.statusId);
   if (!id) throw new PermanentJobError("thread.resolve needs a statusId");
+  const depth = typeof payload.depth === "number" && Number.isSafeInteger(payload.depth) && payload.depth >= 0 ? payload.depth : 0;
   const reply = findStatusById(app.db, id);
   if (!reply || reply.inReplyToId !== null || !reply.inReplyToUri) return;
   let parent: Status | undefined;
   try {
-    parent = await resolveStatusByUri(app, reply.inReplyToUri);
+    parent = await resolveStatusByUri(app, reply.inReplyToUri, { threadDepth: depth + 1 });
   } catch (err) {
     if (err instanceof FederationError && err.permanent) throw new PermanentJobError(err.message);
     throw err;

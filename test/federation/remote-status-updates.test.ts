@@ -2,6 +2,7 @@
 // updates that only refresh counts, unknown statuses; and replies whose parent is fetched later
 // by the thread.resolve job.
 import { test } from "node:test";
+import { MAX_THREAD_DEPTH } from "../../src/federation/thread-resolve.ts";
 import assert from "node:assert/strict";
 import { parseApNote } from "../../src/federation/parse/note.ts";
 import { deleteRemoteStatus, updateRemoteStatus } from "../../src/federation/remote-statuses.ts";
@@ -137,4 +138,19 @@ test("a reply whose parent cannot be fetched keeps its parent uri", async (t) =>
   assert.equal(e.in_reply_to_id, null);
   const row = w.s.app.db.prepare("SELECT in_reply_to_uri FROM statuses WHERE id = ?").get(BigInt(reply.id)) as { in_reply_to_uri: string };
   assert.equal(row.in_reply_to_uri, missing);
+});
+
+test("an endless chain of unknown parents is followed only MAX_THREAD_DEPTH steps up", async (t) => {
+  const w = await startWorld(t);
+  const alice = await w.s.user("alice");
+  followRemote(w, alice);
+  // Every post replies to one more: a chain longer than we will follow.
+  const chainDoc = (n: number) => noteDoc(w.rita, { id: `${w.rita.id}/statuses/chain-${n}`, content: `<p>${n}</p>`, inReplyTo: `${w.rita.id}/statuses/chain-${n + 1}` });
+  for (let n = 1; n <= MAX_THREAD_DEPTH + 5; n++) w.remote.serve(`/users/${w.rita.username}/statuses/chain-${n}`, chainDoc(n));
+  await stored(w, chainDoc(0));
+  await w.s.drainJobs();
+  const served = w.remote.requests.filter((r) => r.path.includes("/statuses/chain-")).length;
+  assert.equal(served, MAX_THREAD_DEPTH, "one fetch per level, and no more");
+  const count = w.s.app.db.prepare("SELECT count(*) AS n FROM statuses WHERE uri LIKE ?").get(`${w.rita.id}/statuses/chain-%`) as { n: bigint };
+  assert.equal(count.n, BigInt(MAX_THREAD_DEPTH + 1));
 });

@@ -38,7 +38,7 @@ function parseNote(doc: ApObject): ParsedNote | undefined {
  * The status of a Note-like document (or a Create embedding one) fetched from its own id:
  * the stored one, else its author is resolved and it is stored. Undefined when unusable.
  */
-export async function resolveStatusFromDocument(app: App, doc: ApObject): Promise<Status | undefined> {
+export async function resolveStatusFromDocument(app: App, doc: ApObject, opts: { threadDepth?: number } = {}): Promise<Status | undefined> {
   const known = typeof doc.id === "string" ? findStatusByLink(app.db, doc.id, { remoteOnly: true }) : undefined;
   if (known) return known;
   const object = noteOf(doc);
@@ -47,14 +47,14 @@ export async function resolveStatusFromDocument(app: App, doc: ApObject): Promis
   if (!note?.attributedTo || !sameHost(note.attributedTo, note.uri)) return undefined;
   const author = await resolveAccountByUri(app, note.attributedTo);
   if (!author || author.suspendedAt !== null) return undefined;
-  return createRemoteStatus(app, note, author, { fetched: true });
+  return createRemoteStatus(app, note, author, { fetched: true, threadDepth: opts.threadDepth });
 }
 
 /**
  * A status by its uri (or web URL): stored, else fetched from its origin and stored through
  * remote-statuses.ts. Undefined when it does not exist or is not a usable status.
  */
-export async function resolveStatusByUri(app: App, uri: string): Promise<Status | undefined> {
+export async function resolveStatusByUri(app: App, uri: string, opts: { threadDepth?: number } = {}): Promise<Status | undefined> {
   if (!httpUrl(uri)) return undefined;
   const stored = findStatusByLink(app.db, uri, { remoteOnly: true });
   if (stored) return stored;
@@ -63,7 +63,7 @@ export async function resolveStatusByUri(app: App, uri: string): Promise<Status 
   try {
     // A web URL answers with the canonical object, which is fetched again from its id.
     const doc = await fetchApObject(app, uri, { exactId: false });
-    return doc && (await resolveStatusFromDocument(app, doc));
+    return doc && (await resolveStatusFromDocument(app, doc, opts));
   } catch (e) {
     if (e instanceof FederationError && e.permanent) return undefined;
     throw e;
