@@ -100,7 +100,9 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
           language: note.language,
           inReplyTo: parent ?? null,
           inReplyToUri: parent ? null : note.inReplyTo,
-          conversationUri: note.conversation,
+          // Only a thread named on the author's own server: a peer must not pull its post into
+          // a conversation (and the direct-message threads of local users) started elsewhere.
+          conversationUri: note.conversation && hostOf(note.conversation) === hostOf(author.uri) ? note.conversation : null,
           applicationId: null,
           mentions: audience.mentions,
           silentMentions: audience.silentMentions,

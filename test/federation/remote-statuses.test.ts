@@ -8,7 +8,8 @@ import { deleteRemoteStatus } from "../../src/federation/remote-statuses.ts";
 import { idTime } from "../../src/lib/ids.ts";
 import { findStatusByUri } from "../../src/storage/statuses.ts";
 import { hasTombstone } from "../../src/storage/tombstones.ts";
-import { followRemote, mentionOf, noteDoc, PUBLIC, remoteAccountOf, startWorld, store, stored, view } from "./remote-status-helpers.ts";
+import { type Doc, followRemote, mentionOf, noteDoc, PUBLIC, remoteAccountOf, startWorld, store, stored, view } from "./remote-status-helpers.ts";
+import { type FakeActor, startFakeRemote } from "../helpers/fake-remote.ts";
 
 test("a remote public post mentioning a local user: mention, home, tag timeline and the REST entity", async (t) => {
   const w = await startWorld(t);
@@ -265,4 +266,23 @@ test("media and emojis of a domain whose media are rejected are not stored", asy
   );
   const e = await s.api(alice, "GET", `/api/v1/statuses/${status.id}`);
   assert.deepEqual([e.media_attachments, e.emojis, e.content], [[], [], "<p>look :heron:</p>"]);
+});
+
+test("a direct post naming another server's conversation does not join that conversation", async (t) => {
+  const w = await startWorld(t);
+  const alice = await w.s.user("alice");
+  const other = await startFakeRemote();
+  t.after(() => other.close());
+  const eveActor = other.actor("eve");
+  const eve = await remoteAccountOf(w.s, eveActor);
+  const context = `${w.remote.origin}/contexts/9`;
+  const dm = (actor: FakeActor, extra: Doc) => noteDoc(actor, { to: [alice.account.uri], cc: [], tag: [mentionOf(w, alice)], context, ...extra });
+  const first = await stored(w, dm(w.rita, { content: "<p>hi alice</p>" }));
+  const intruder = await stored(w, dm(eveActor, { content: "<p>me too</p>" }), undefined, eve);
+  const [a, b] = [first, intruder].map((s) => (w.s.app.db.prepare("SELECT conversation_id FROM statuses WHERE id = ?").get(BigInt(s.id)) as { conversation_id: bigint }).conversation_id);
+  assert.notEqual(a, b, "eve's post opens its own conversation");
+  await w.s.drainJobs();
+  const convs = await w.s.api(alice, "GET", "/api/v1/conversations");
+  assert.equal(convs.length, 2);
+  for (const c of convs) assert.equal(c.accounts.length, 1, "one participant each");
 });
