@@ -241,3 +241,25 @@ test("a server's instance actor named after its host:port signs a Flag: the key 
   assert.equal(n.report.target_account.id, w.alice.id);
   assert.equal(n.account.acct, `${w.remote.domain.replace(":", "_")}@${w.remote.domain}`, "from the remote instance actor");
 });
+
+test("one activity delivered to two personal inboxes (no shared inbox) is processed for each recipient", async (t) => {
+  const w = await startWorld(t);
+  const carol = await w.s.user("carol");
+  const bob = w.remote.actor("bob", { sharedInbox: false });
+  const note = {
+    id: `${bob.id}/statuses/bcc`,
+    type: "Note",
+    attributedTo: bob.id,
+    content: "<p>for the two of you</p>",
+    published: new Date().toISOString(),
+    to: [bob.followers],
+    cc: [],
+  };
+  const create = { "@context": AS_CONTEXT, id: `${note.id}/activity`, type: "Create", actor: bob.id, to: note.to, cc: [], object: note };
+  for (const who of [w.alice, carol]) assert.equal((await deliver(w, bob, create, `/users/${who.username}/inbox`)).status, 202);
+  await w.s.drainJobs();
+  for (const who of [w.alice, carol]) {
+    const found = await w.s.api(who, "GET", `/api/v2/search?q=${encodeURIComponent(note.id)}&type=statuses`);
+    assert.equal(found.statuses.length, 1, `${who.username} may see it`);
+  }
+});

@@ -70,7 +70,7 @@ class GroupCommit {
         const domains = new Set<string>();
         const out = batch.map(({ intake }) => {
           domains.add(intake.domain);
-          if (intake.activityId !== null && !rememberActivityId(app.db, intake.activityId, now)) return false;
+          if (intake.activityId !== null && !rememberActivityId(app.db, dedupeKey(intake), now)) return false;
           app.jobs.enqueue("inbox.process", intake.payload, { queue: INBOX_QUEUE, maxAttempts: INBOX_MAX_ATTEMPTS });
           return true;
         });
@@ -85,6 +85,16 @@ class GroupCommit {
     }
     batch.forEach((w, i) => w.resolve(fresh[i]));
   }
+}
+
+/**
+ * What makes a delivery a repeat: the activity id, per personal inbox. A server without a
+ * shared inbox (GoToSocial) sends one post to each addressed user's own inbox; each of those
+ * must be processed, since each makes its recipient able to see the post (AP §5.1).
+ */
+function dedupeKey(intake: Intake): string {
+  const recipient = intake.payload.recipientId;
+  return recipient === undefined ? intake.activityId! : `${intake.activityId} ${recipient}`;
 }
 
 /** Peer bookkeeping must never cost an accepted activity: it runs in its own savepoint. */
