@@ -7,7 +7,7 @@ import { notify, notifyStatusUpdate } from "../services/notifications.ts";
 import { snapshot as statusSnapshot } from "../services/status-edits.ts";
 import type { Account } from "../storage/accounts.ts";
 import { detachStatusMedia, findMediaByStatusIds, insertRemoteMedia, updateRemoteMediaDetails } from "../storage/media-attachments.ts";
-import { insertMention, silenceMentionsExcept } from "../storage/mentions.ts";
+import { activeMentionAccountIds, insertMention, silenceMentionsExcept } from "../storage/mentions.ts";
 import { insertSilentMention, updateRemoteStatusFlags, updateUntrustedCounts } from "../storage/remote-statuses.ts";
 import { hasStatusEdits, insertStatusEdit } from "../storage/status-edits.ts";
 import { findStatusById, type Status, updateStatusContent } from "../storage/statuses.ts";
@@ -74,6 +74,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
     updateUntrustedCounts(db, current.id, note.likesCount, note.sharesCount);
 
     const now = app.now();
+    const mentionedBefore = new Set(activeMentionAccountIds(db, current.id));
     for (const m of audience.mentions) insertMention(db, { id: app.ids.next(), statusId: current.id, accountId: m.id, createdAt: now });
     // Mentions the edit dropped stay, silently: they still address (as local edits do).
     silenceMentionsExcept(db, current.id, audience.mentions.map((m) => m.id));
@@ -86,8 +87,10 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
       snapshot(app, updated, mediaIds, editedAt);
       notifyStatusUpdate(app, updated);
     }
-    // Accounts the edit newly mentions hear about it (notify() makes one per mention only).
-    for (const m of audience.mentions) notify(app, { type: "mention", recipientId: m.id, fromAccountId: current.accountId, statusId: current.id });
+    // Only accounts the edit newly mentions hear about it (a dismissed mention stays dismissed).
+    for (const m of audience.mentions) {
+      if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: current.accountId, statusId: current.id });
+    }
     return updated;
   });
 }

@@ -4,7 +4,7 @@ import { notFound, unprocessable } from "../errors.ts";
 import { canonicalizeMentions, formatStatusText, type MentionResolver, normalizeLanguage } from "../lib/status-text.ts";
 import { uniqueHashtags } from "../lib/tags.ts";
 import type { Account } from "../storage/accounts.ts";
-import { insertMention, silenceMentionsExcept } from "../storage/mentions.ts";
+import { activeMentionAccountIds, insertMention, silenceMentionsExcept } from "../storage/mentions.ts";
 import { hasStatusEdits, insertStatusEdit, listStatusEdits, type StatusEdit } from "../storage/status-edits.ts";
 import { findStatusById, type Status, updateStatusContent } from "../storage/statuses.ts";
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
@@ -81,14 +81,17 @@ export function editStatus(
     const now = app.now();
     if (!hasStatusEdits(db, status.id)) insertStatusEdit(db, snapshot(() => app.ids.next(), status, status.createdAt));
     updateStatusContent(db, status.id, { text, content, spoilerText, sensitive, language, editedAt: now });
+    const mentionedBefore = new Set(activeMentionAccountIds(db, status.id));
     for (const m of mentions) insertMention(db, { id: app.ids.next(), statusId: status.id, accountId: m.id, createdAt: now });
     silenceMentionsExcept(db, status.id, mentions.map((m) => m.id));
     const tagIds = uniqueHashtags(text).map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: now }));
     setStatusTags(db, status.id, tagIds);
     const updated = findStatusById(db, status.id)!;
     insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now));
-    // Accounts newly mentioned by the edit hear about it (notify() makes one per mention only).
-    for (const m of mentions) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });
+    // Only accounts the edit newly mentions hear about it (a dismissed mention stays dismissed).
+    for (const m of mentions) {
+      if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });
+    }
     notifyStatusUpdate(app, updated);
     onStatusUpdated(app, updated);
     return updated;

@@ -207,3 +207,18 @@ test("reading, deleting and editing statuses", async (t) => {
     assert.equal(large, small);
   });
 });
+
+test("an edit notifies only the accounts it newly mentions; a dismissed mention stays dismissed", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const [alice, bob, carol] = [await s.user("alice"), await s.user("bob"), await s.user("carol")];
+  const st = await s.api(alice, "POST", "/api/v1/statuses", { status: "hi @bob" });
+  await s.drainJobs();
+  const [n] = await s.api(bob, "GET", "/api/v1/notifications?types[]=mention");
+  await s.api(bob, "POST", `/api/v1/notifications/${n.id}/dismiss`);
+  await s.api(alice, "PUT", `/api/v1/statuses/${st.id}`, { status: "hi @bob and @carol" });
+  await s.drainJobs();
+  assert.deepEqual(await s.api(bob, "GET", "/api/v1/notifications?types[]=mention"), [], "bob was already mentioned");
+  const [c] = await s.api(carol, "GET", "/api/v1/notifications?types[]=mention");
+  assert.equal(c.status.id, st.id);
+});
