@@ -36,13 +36,6 @@ export function updateBlockUri(db: DB, accountId: Id, targetId: Id, uri: string)
   stmt(db, "UPDATE blocks SET uri = ? WHERE account_id = ? AND target_account_id = ?").run(uri, BigInt(accountId), BigInt(targetId));
 }
 
-/** True when a local user follows the account (remote boosts are only kept for them, AP §5.7). */
-export function hasLocalFollowers(db: DB, accountId: Id): boolean {
-  return !!stmt(db, "SELECT 1 FROM follows f JOIN users u ON u.account_id = f.account_id WHERE f.target_account_id = ? LIMIT 1").get(
-    BigInt(accountId),
-  );
-}
-
 /** Local users' follows of the account (a Move carries them over). */
 export function localFollowsOf(db: DB, accountId: Id): FollowRecord[] {
   const rows = stmt(db, "SELECT f.* FROM follows f JOIN users u ON u.account_id = f.account_id WHERE f.target_account_id = ? ORDER BY f.id").all(

@@ -17,7 +17,7 @@ export function findLocalAccountsByUris(db: DB, uris: string[]): Account[] {
   return rows.map(rowToAccount);
 }
 
-/** True when a local user follows the account (AP §4.3 acceptance filter). */
+/** True when a local user follows the account (AP §4.3 acceptance filter; remote boosts, §5.7). */
 export function hasLocalFollowers(db: DB, accountId: Id): boolean {
   return !!stmt(
     db,

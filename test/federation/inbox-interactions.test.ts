@@ -309,3 +309,14 @@ test("Add with another target than the actor's featured collection is ignored", 
   await deliverAndRun(w, bob, { ...fixture(w, "mastodon/add-featured"), target: `${bob.id}/collections/other` });
   assert.deepEqual(await w.s.api(w.alice, "GET", `/api/v1/accounts/${bobId}/statuses?pinned=true`), []);
 });
+
+test("a Like of a local boost's uri is ignored (it would like the boosted post)", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  const carol = await w.s.user("carol");
+  const post = await w.s.api(carol, "POST", "/api/v1/statuses", { status: "carol's post" });
+  const boost = await w.s.api(w.alice, "POST", `/api/v1/statuses/${post.id}/reblog`);
+  await deliverAndRun(w, bob, { "@context": AS_CONTEXT, id: `${bob.id}#likes/boost`, type: "Like", actor: bob.id, object: boost.uri });
+  assert.equal((await w.s.api(carol, "GET", `/api/v1/statuses/${post.id}`)).favourites_count, 0);
+  assert.deepEqual(await w.s.api(carol, "GET", "/api/v1/notifications?types[]=favourite"), []);
+});

@@ -1,6 +1,6 @@
 // Incoming Announce (AP §5.7): a remote boost. Kept when someone here follows the booster or
 // the boosted post is ours; only public/unlisted posts (or the booster's own) can be boosted.
-import { hasLocalFollowers } from "../../storage/activity-uris.ts";
+import { hasLocalFollowers } from "../../storage/remote-statuses.ts";
 import { findStatusByUri, type Status } from "../../storage/statuses.ts";
 import { createRemoteBoost } from "../../services/remote-boosts.ts";
 import { dateOf, hostOf, idOf, idsOf, isObject, str } from "../parse/common.ts";

@@ -39,7 +39,8 @@ const HANDLERS: Record<string, InboxHandler> = {
 
 // A suspended account may still take things back (checked again here: it may have been
 // suspended after the activity was accepted).
-const ALLOWED_FROM_SUSPENDED = new Set(["Delete", "Reject", "Undo", "Update"]);
+/** What a suspended remote account may still send: taking things back (AP §7 step 5). */
+export const ALLOWED_FROM_SUSPENDED: ReadonlySet<string> = new Set(["Delete", "Reject", "Undo", "Update"]);
 
 /**
  * Runs the handler of the activity's type. Unknown types (EmojiReact, ChatMessage,

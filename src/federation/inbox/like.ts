@@ -8,7 +8,8 @@ import { type InboxContext, ignore, objectId } from "./context.ts";
 export function handleLike(ctx: InboxContext): void {
   const { app, activity, actor } = ctx;
   const status = findStatusByUri(app.db, objectId(activity) ?? "");
-  if (!status || !status.local) return ignore(ctx, "Like of something other than a local status");
+  // A boost's own uri names no post of ours to like (favouriting it would like the original).
+  if (!status || !status.local || status.reblogOfId) return ignore(ctx, "Like of something other than a local status");
   // The Like's id is kept so that an Undo naming it finds the favourite. Repeats are no-ops.
   favouriteStatus(app, actor, status.id, { uri: str(activity.id) });
 }

@@ -9,6 +9,7 @@ import { findUsersByAccountIds } from "../../storage/account-profile.ts";
 import { type Account, findAccountByHandle, findAccountByUri } from "../../storage/accounts.ts";
 import type { Router } from "../../http/router.ts";
 import { acceptActivity, trackIntake } from "../inbox/intake.ts";
+import { ALLOWED_FROM_SUSPENDED } from "../inbox/dispatch.ts";
 import { hasAsContext, hostOf, idOf, isObject, str, typesOf } from "../parse/common.ts";
 import type { ApObject } from "../types.ts";
 import { installVerifyCaches, MAX_SIGNED_BODY, readBodyLimited, syncVerifyCaches, verifyRequest } from "../verify-request.ts";
@@ -22,9 +23,6 @@ const INBOX_OWNERS: RowCacheSpec = {
     ["users", null],
   ],
 };
-
-// What a suspended remote account may still send: taking things back (AP §7 step 5).
-const ALLOWED_FROM_SUSPENDED = new Set(["Delete", "Reject", "Undo", "Update"]);
 
 const accepted = () => new Response(null, { status: 202 });
 
