@@ -2,6 +2,7 @@
 // from and to the domain, silence limits its accounts, reject_media skips its media, and
 // reject_reports ignores its Flags. A block covers subdomains; a port is not part of the rule.
 import type { App } from "../app.ts";
+import { findRowCache, installRowCache, type RowCacheSpec } from "../db/row-cache.ts";
 import { findDomainBlockFor } from "../storage/domain-blocks.ts";
 
 export interface DomainPolicy {
@@ -29,8 +30,18 @@ export function hostnameOf(domainOrUrl: string): string {
   return s;
 }
 
-export function domainPolicy(app: App, domainOrUrl: string): DomainPolicy {
-  const block = findDomainBlockFor(app.db, hostnameOf(domainOrUrl));
+// Policies by host name. Asked for every inbox request, fetch, delivery and remote post, and
+// the lookup cannot use an index (a block covers subdomains): cached, and emptied by any
+// change to domain_blocks (see db/row-cache.ts).
+const DOMAIN_POLICIES: RowCacheSpec = { name: "federation:domain-policies", max: 4096, watches: [["domain_blocks", null]] };
+
+/** Installs the policy cache (once, outside transactions, when the HTTP app is made). */
+export function installDomainPolicyCache(app: App): void {
+  installRowCache(app, DOMAIN_POLICIES);
+}
+
+function lookupPolicy(app: App, host: string): DomainPolicy {
+  const block = findDomainBlockFor(app.db, host);
   if (!block) return OPEN;
   return {
     suspended: block.severity === "suspend",
@@ -38,6 +49,18 @@ export function domainPolicy(app: App, domainOrUrl: string): DomainPolicy {
     rejectMedia: block.rejectMedia || block.severity === "suspend",
     rejectReports: block.rejectReports || block.severity === "suspend",
   };
+}
+
+export function domainPolicy(app: App, domainOrUrl: string): DomainPolicy {
+  const host = hostnameOf(domainOrUrl);
+  const cache = findRowCache<DomainPolicy>(app, DOMAIN_POLICIES);
+  cache?.sync();
+  let p = cache?.get(host);
+  if (!p) {
+    p = lookupPolicy(app, host);
+    cache?.set(host, p);
+  }
+  return p;
 }
 
 /** True when nothing may be fetched from or delivered to the domain. */

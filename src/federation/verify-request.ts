@@ -5,7 +5,7 @@ import type { App } from "../app.ts";
 import { findRowCache, installRowCache, type RowCacheSpec } from "../db/row-cache.ts";
 import { ApiError } from "../errors.ts";
 import type { Account } from "../storage/accounts.ts";
-import { domainPolicy, hostnameOf, type DomainPolicy } from "./domain-policy.ts";
+import { domainPolicy, installDomainPolicyCache } from "./domain-policy.ts";
 import { publicKeyObject } from "./net/key-objects.ts";
 import { FetchError } from "./net/safe-fetch.ts";
 import {
@@ -54,8 +54,6 @@ const SIGNER_KEYS: RowCacheSpec = {
     ["domain_blocks", null],
   ],
 };
-// Admin domain policy by host: any change to domain_blocks empties it.
-const DOMAIN_POLICIES: RowCacheSpec = { name: "federation:domain-policies", max: 4096, watches: [["domain_blocks", null]] };
 
 // Changes made by this process reach the caches at once (triggers); those of another process
 // (a `roost` command) are noticed through PRAGMA data_version, which costs a WAL read lock:
@@ -79,21 +77,9 @@ export function syncVerifyCaches(app: App): void {
  */
 export function installVerifyCaches(app: App): void {
   installRowCache(app, SIGNER_KEYS);
-  installRowCache(app, DOMAIN_POLICIES);
+  installDomainPolicyCache(app);
 }
 
-/** The admin's policy for a host or URL, through the cache. */
-export function cachedDomainPolicy(app: App, domainOrUrl: string): DomainPolicy {
-  const host = hostnameOf(domainOrUrl);
-  const cache = findRowCache<DomainPolicy>(app, DOMAIN_POLICIES);
-  syncVerifyCaches(app);
-  let p = cache?.get(host);
-  if (!p) {
-    p = domainPolicy(app, host);
-    cache?.set(host, p);
-  }
-  return p;
-}
 
 // A failed verification with a stored key refetches the actor (key rotation), but at most once
 // per key id per minute: otherwise forged requests naming a real key id would make us fetch.
@@ -136,7 +122,7 @@ async function lookupKey(app: App, keyId: string, refresh: boolean): Promise<Key
   return {
     account: found.account,
     key,
-    blocked: found.account.domain !== null && cachedDomainPolicy(app, found.account.domain).suspended,
+    blocked: found.account.domain !== null && domainPolicy(app, found.account.domain).suspended,
     cachedAt: app.now(),
   };
 }
@@ -235,7 +221,7 @@ export async function verifyRequest(app: App, event: H3Event, body?: Buffer): Pr
   let fresh = false;
   if (!entry) {
     // Refused before anything is fetched from a suspended server.
-    if (/^https?:\/\//i.test(keyId) && cachedDomainPolicy(app, keyId).suspended) throw new ApiError(403, "The server of this key is blocked");
+    if (/^https?:\/\//i.test(keyId) && domainPolicy(app, keyId).suspended) throw new ApiError(403, "The server of this key is blocked");
     const lookedUpAt = app.now();
     entry = await lookupKey(app, keyId, false);
     if (!entry) throw new ApiError(401, `Unknown key ${keyId}`);

@@ -6,12 +6,12 @@ import { type Account, findAccountById, findAccountByUri } from "../../storage/a
 import { findStatusByUri, type Status } from "../../storage/statuses.ts";
 import { createRemoteReports, type IncomingFlag } from "../../services/reports.ts";
 import { idsOf, str } from "../parse/common.ts";
-import { cachedDomainPolicy } from "../verify-request.ts";
+import { domainPolicy } from "../domain-policy.ts";
 import { type InboxContext, ignore } from "./context.ts";
 
 export function handleFlag(ctx: InboxContext): void {
   const { app, activity, actor } = ctx;
-  if (actor.domain !== null && cachedDomainPolicy(app, actor.domain).rejectReports) return ignore(ctx, "reports from this domain are rejected");
+  if (actor.domain !== null && domainPolicy(app, actor.domain).rejectReports) return ignore(ctx, "reports from this domain are rejected");
   const uris = idsOf(activity.object);
   const targets: Account[] = [];
   const statuses = new Map<Id, Status[]>();
