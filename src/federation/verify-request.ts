@@ -38,9 +38,10 @@ interface KeyEntry {
   cachedAt: number;
 }
 
-// Besides the exact invalidation below, a cached key is looked up again after an hour, so
-// a key the peer has revoked (and that our stored row still has until the account's daily
-// refresh) is not trusted from memory forever.
+// Besides the exact invalidation below, a cached key lives an hour at most: keys of senders
+// that went quiet leave memory, and keys not stored as the account's primary key (which the
+// row triggers cannot see) are read again. A key the peer revoked is replaced when the actor
+// is fetched again: on a failed verification, or by the daily refresh of remote accounts.
 const KEY_TTL_MS = 3600_000;
 
 // Signer keys by key id. Exact: an entry goes as soon as the account row changes (a refetch,

@@ -9,10 +9,13 @@ import { idsOf, str } from "../parse/common.ts";
 import { domainPolicy } from "../domain-policy.ts";
 import { type InboxContext, ignore } from "./context.ts";
 
+/** Objects read from one Flag: a report names an account and some of its posts, not thousands. */
+const MAX_FLAG_OBJECTS = 100;
+
 export function handleFlag(ctx: InboxContext): void {
   const { app, activity, actor } = ctx;
   if (actor.domain !== null && domainPolicy(app, actor.domain).rejectReports) return ignore(ctx, "reports from this domain are rejected");
-  const uris = idsOf(activity.object);
+  const uris = idsOf(activity.object).slice(0, MAX_FLAG_OBJECTS);
   const targets: Account[] = [];
   const statuses = new Map<Id, Status[]>();
   for (const uri of uris) {

@@ -136,7 +136,7 @@ export async function trackIntake<T>(app: App, fn: () => Promise<T>): Promise<T>
 // no request in progress and no commit of the intake for LULL_MS. A job waits at most
 // MAX_DEFER_MS, so that processing still advances under a sustained load.
 const LULL_MS = 5;
-const MAX_DEFER_MS = 1000;
+const MAX_DEFER_MS = 250;
 
 /** Resolves once the intake is idle (or after MAX_DEFER_MS). */
 export async function waitForIntakeLull(app: App): Promise<void> {
