@@ -55,7 +55,9 @@ async function post(app: App, inbox: string, body: string, key: SignKey, scheme:
     headers,
     body,
     timeoutMs: DELIVERY_TIMEOUT_MS,
+    // Only the status matters: a long answer (an HTML error page) is cut, not a failure.
     maxBytes: RESPONSE_MAX_BYTES,
+    truncateBody: true,
     maxRedirects: 0,
     sign: (url, h) => signInPool(app, { method: "POST", url: url.href, headers: h, body }, key, scheme),
   });

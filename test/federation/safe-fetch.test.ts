@@ -238,3 +238,17 @@ test("closeHttpAgents drops the app's agents", async (t) => {
   closeHttpAgents(app);
   assert.equal(app.cache.size, 0);
 });
+
+test("truncateBody: over the limit the status comes back with the body cut, not an error", async (t) => {
+  const peer = await startPeer(t);
+  const app = fakeApp(true);
+  t.after(() => closeHttpAgents(app));
+  const base = `http://127.0.0.1:${peer.port}`;
+  for (const path of ["/big-cl", "/big-chunked"]) {
+    const r = await safeFetch(app, `${base}${path}`, { maxBytes: 1500, truncateBody: true });
+    assert.equal(r.status, 200, path);
+    assert.ok(r.body.length <= 1500, `${path}: ${r.body.length} bytes kept`);
+  }
+  // The connection was dropped mid-body; the next request still works.
+  assert.equal((await safeFetch(app, `${base}/hello`)).body.toString(), "hello");
+});

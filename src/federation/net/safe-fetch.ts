@@ -37,6 +37,11 @@ export interface SafeRequest {
   body?: string | Buffer;
   /** Largest response body read; default 1 MiB. Content-Length is checked first, then counted. */
   maxBytes?: number;
+  /**
+   * Beyond maxBytes, stop reading and answer with the body cut there instead of failing: for
+   * callers that only need the status (deliveries, whose inboxes may send a long error page).
+   */
+  truncateBody?: boolean;
   /** Whole-request deadline in ms; default 30 s (connect 5 s, idle read 10 s). */
   timeoutMs?: number;
   /** Redirects followed (GET only); default 3. POSTs never follow redirects. */
@@ -78,7 +83,7 @@ export async function safeFetch(app: App, url: string, req: SafeRequest = {}): P
   for (let hop = 0; ; hop++) {
     const headers = req.sign ? { ...base, ...lowerCaseKeys(await req.sign(target, { ...base })) } : { ...base };
     headers.host ??= target.host;
-    const res = await requestOnce(app, target, method, headers, req.body, req.maxBytes ?? 1024 * 1024, deadline);
+    const res = await requestOnce(app, target, method, headers, req.body, req.maxBytes ?? 1024 * 1024, deadline, req.truncateBody ?? false);
     const location = res.headers.get("location");
     if (method !== "GET" || !REDIRECTS.has(res.status) || !location) return { ...res, url: target.href };
     if (hop >= maxRedirects) throw new FetchError("too-many-redirects", `more than ${maxRedirects} redirects from ${url}`);
@@ -156,6 +161,7 @@ function requestOnce(
   body: string | Buffer | undefined,
   maxBytes: number,
   deadline: number,
+  truncate: boolean,
 ): Promise<HopResponse> {
   const remaining = deadline - Date.now();
   if (remaining <= 0) return Promise.reject(new FetchError("timeout", `request to ${url.host} timed out`));
@@ -204,7 +210,7 @@ function requestOnce(
     r.on("response", (response) => {
       res = response;
       clearTimeout(connectTimer);
-      readBody(response, maxBytes, url).then(
+      readBody(response, maxBytes, url, truncate).then(
         (buf) => {
           if (settled) return;
           settled = true;
@@ -218,12 +224,21 @@ function requestOnce(
   });
 }
 
-/** The body, decoded, counting raw and decoded bytes against the limit (decompression bombs). */
-function readBody(res: IncomingMessage, maxBytes: number, url: URL): Promise<Buffer> {
+/**
+ * The body, decoded, counting raw and decoded bytes against the limit (decompression bombs).
+ * Over the limit: a FetchError, or with `truncate` the bytes read so far (the rest unread).
+ */
+function readBody(res: IncomingMessage, maxBytes: number, url: URL, truncate: boolean): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const tooLarge = () => new FetchError("too-large", `response from ${url.host} is larger than ${maxBytes} bytes`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const tooLarge = () => {
+      if (!truncate) return reject(new FetchError("too-large", `response from ${url.host} is larger than ${maxBytes} bytes`));
+      resolve(Buffer.concat(chunks, size));
+      res.destroy();
+    };
     const declared = Number(res.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > maxBytes) return reject(tooLarge());
+    if (Number.isFinite(declared) && declared > maxBytes) return tooLarge();
 
     const encoding = (res.headers["content-encoding"] ?? "identity").trim().toLowerCase();
     let decoded: Readable = res;
@@ -233,11 +248,9 @@ function readBody(res: IncomingMessage, maxBytes: number, url: URL): Promise<Buf
     else if (encoding !== "identity") return reject(new FetchError("network", `unsupported content-encoding ${encoding} from ${url.host}`));
 
     let raw = 0;
-    let size = 0;
-    const chunks: Buffer[] = [];
     res.on("data", (c: Buffer) => {
       raw += c.length;
-      if (raw > maxBytes) reject(tooLarge());
+      if (raw > maxBytes) tooLarge();
     });
     res.on("close", () => {
       if (!res.complete) reject(new FetchError("network", `${url.host} closed the connection mid-response`));
@@ -245,8 +258,8 @@ function readBody(res: IncomingMessage, maxBytes: number, url: URL): Promise<Buf
     res.on("error", (err) => reject(new FetchError("network", `reading from ${url.host}: ${err.message}`)));
     if (decoded !== res) decoded.on("error", (err) => reject(new FetchError("network", `bad ${encoding} body from ${url.host}: ${err.message}`)));
     decoded.on("data", (c: Buffer) => {
+      if (size + c.length > maxBytes) return tooLarge();
       size += c.length;
-      if (size > maxBytes) return reject(tooLarge());
       chunks.push(c);
     });
     decoded.on("end", () => resolve(Buffer.concat(chunks, size)));
