@@ -5,7 +5,7 @@ import { isSuspendedDomain } from "./domain-policy.ts";
 import { instanceActorSignKey } from "./instance-actor.ts";
 import { type SignatureScheme, type SignKey, signRequest } from "./net/http-signatures.ts";
 import { safeFetch, type SafeResponse } from "./net/safe-fetch.ts";
-import { hasAsContext, httpUrl, isObject } from "./parse/common.ts";
+import { hasAsContext, httpUrl, isObject, sameOrigin } from "./parse/common.ts";
 import { AP_ACCEPT, AS_CONTEXT, FederationError, type ApObject } from "./types.ts";
 
 export interface FetchObjectOptions {
@@ -55,7 +55,11 @@ async function signedGet(app: App, url: string, key: SignKey, scheme: SignatureS
 /** Ids are compared as strings (Mastodon: `json['id'] == uri`), tolerating URL normalisation. */
 const sameId = (id: unknown, url: string) => typeof id === "string" && (id === url || httpUrl(id) === httpUrl(url));
 
-/** One GET: the parsed document, undefined on 404/410, or a FederationError. */
+/**
+ * One GET: the parsed document, undefined on 404/410, or a FederationError. A document is only
+ * trusted for the origin it was finally served from: after a redirect to another server, that
+ * server could claim any id (Mastodon's origin check on the response URL).
+ */
 async function getDocument(app: App, url: string, key: SignKey): Promise<ApObject | undefined> {
   if (isSuspendedDomain(app, url)) throw new FederationError(`${new URL(url).host} is suspended`, true);
   let res = await signedGet(app, url, key, "cavage");
@@ -79,6 +83,7 @@ async function getDocument(app: App, url: string, key: SignKey): Promise<ApObjec
   if (!isObject(doc)) throw new FederationError(`GET ${url}: not a JSON object`, true);
   if (!hasAsContext(doc)) throw new FederationError(`GET ${url}: no ActivityStreams context`, true);
   if (typeof doc.id !== "string" || !httpUrl(doc.id)) throw new FederationError(`GET ${url}: no usable id`, true);
+  if (!sameOrigin(res.url, doc.id)) throw new FederationError(`GET ${url}: served from ${new URL(res.url).host} with an id on another server`, true);
   return doc;
 }
 

@@ -79,3 +79,19 @@ test("a fragment is not sent and does not count in the id comparison", async (t)
   assert.equal((await fetchApObject(s.app, `${peer.origin}/users/bob#main-key`))?.id, `${peer.origin}/users/bob`);
   assert.deepEqual(peer.requests.map((r) => r.path), ["/users/bob"]);
 });
+
+test("a redirect to another server cannot serve a document in the first server's name", async (t) => {
+  const s = await startTestServer();
+  const victim = await startStubPeer();
+  const evil = await startStubPeer();
+  t.after(() => Promise.all([s.close(), victim.close(), evil.close()]));
+  const claimed = `${victim.origin}/users/bob`;
+  // An open redirect on the victim's server sends the fetch to evil, which claims the victim's id.
+  victim.route("/redirect", (u) => ({ status: 302, headers: { location: `${evil.origin}/doc?${u.searchParams}` } }));
+  evil.route("/doc", { body: { "@context": AS, id: claimed, type: "Person" } });
+  await assert.rejects(fetchApObject(s.app, `${victim.origin}/redirect`, { exactId: false }), permanent);
+  // A redirect within one server is fine.
+  victim.route("/moved", { status: 301, headers: { location: `${victim.origin}/users/carol` } });
+  victim.route("/users/carol", { body: { "@context": AS, id: `${victim.origin}/users/carol`, type: "Person" } });
+  assert.equal((await fetchApObject(s.app, `${victim.origin}/moved`, { exactId: false }))?.id, `${victim.origin}/users/carol`);
+});
