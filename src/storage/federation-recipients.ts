@@ -25,8 +25,8 @@ const idOrNull = (id: Id | null | undefined) => (id ? BigInt(id) : null);
 export function hasRemoteConcern(db: DB, q: { followersOf: Id[]; statusId: Id; otherAccountId: Id | null }): boolean {
   const r = stmt(
     db,
-    `SELECT EXISTS (SELECT 1 FROM follows f JOIN accounts a ON a.id = f.account_id
-                    WHERE f.target_account_id IN (SELECT value FROM json_each(@followersOf)) AND a.domain IS NOT NULL)
+    `SELECT EXISTS (SELECT 1 FROM follows f
+                    WHERE f.target_account_id IN (SELECT value FROM json_each(@followersOf)) AND f.remote = 1)
          OR EXISTS (SELECT 1 FROM mentions m JOIN accounts a ON a.id = m.account_id
                     WHERE m.status_id = @statusId AND a.domain IS NOT NULL)
          OR EXISTS (SELECT 1 FROM accounts a WHERE a.id = @otherId AND a.domain IS NOT NULL) AS concerned`,
@@ -40,7 +40,7 @@ export function remoteFollowerInboxes(db: DB, accountId: Id): InboxRow[] {
     db,
     `SELECT DISTINCT ${PREFERRED} AS inbox, a.domain AS domain
      FROM follows f JOIN accounts a ON a.id = f.account_id
-     WHERE f.target_account_id = ? AND ${REACHABLE}`,
+     WHERE f.target_account_id = ? AND f.remote = 1 AND ${REACHABLE}`,
   ).all(BigInt(accountId)) as Row[];
   return toRows(rows);
 }
@@ -67,12 +67,12 @@ export function statusAudienceInboxes(db: DB, q: StatusAudienceQuery): InboxRow[
     db,
     `SELECT DISTINCT ${PREFERRED} AS inbox, a.domain AS domain FROM accounts a
      WHERE a.id IN (
-         SELECT account_id FROM follows WHERE target_account_id = @authorId AND @followers
+         SELECT account_id FROM follows WHERE target_account_id = @authorId AND remote = 1 AND @followers
          UNION ALL SELECT account_id FROM mentions WHERE status_id = @statusId
          UNION ALL SELECT account_id FROM statuses WHERE reblog_of_id = @statusId AND @interactions
          UNION ALL SELECT account_id FROM favourites WHERE status_id = @statusId AND @interactions
          UNION ALL SELECT account_id FROM statuses WHERE in_reply_to_id = @statusId AND @interactions
-         UNION ALL SELECT account_id FROM follows WHERE target_account_id = @parentAuthorId
+         UNION ALL SELECT account_id FROM follows WHERE target_account_id = @parentAuthorId AND remote = 1
          UNION ALL SELECT @otherId)
        AND ${REACHABLE}
        AND NOT EXISTS (SELECT 1 FROM account_domain_blocks d WHERE d.account_id = @authorId AND d.domain = a.domain)`,
@@ -97,7 +97,7 @@ export function profileAudienceInboxes(db: DB, accountId: Id, since: number, sin
     db,
     `SELECT DISTINCT ${PREFERRED} AS inbox, a.domain AS domain FROM accounts a
      WHERE a.id IN (
-         SELECT account_id FROM follows WHERE target_account_id = @id
+         SELECT account_id FROM follows WHERE target_account_id = @id AND remote = 1
          UNION ALL SELECT m.account_id FROM statuses s JOIN mentions m ON m.status_id = s.id
                    WHERE s.account_id = @id AND s.id >= @sinceId
          UNION ALL SELECT target_account_id FROM follows WHERE account_id = @id AND created_at >= @since
@@ -111,7 +111,6 @@ export function profileAudienceInboxes(db: DB, accountId: Id, since: number, sin
 export function hasRemoteFollowers(db: DB, accountId: Id): boolean {
   return !!stmt(
     db,
-    `SELECT 1 FROM follows f JOIN accounts a ON a.id = f.account_id
-     WHERE f.target_account_id = ? AND a.domain IS NOT NULL LIMIT 1`,
+    `SELECT 1 FROM follows f WHERE f.target_account_id = ? AND f.remote = 1 LIMIT 1`,
   ).get(BigInt(accountId));
 }

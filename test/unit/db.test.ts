@@ -58,3 +58,22 @@ test("a failing migration rolls back entirely and stops the later ones", (t) => 
   steps[1].sql = "CREATE TABLE b (x INTEGER);";
   assert.deepEqual(migrate(db, steps), ["0002_broken", "0003_three"]);
 });
+
+test("follows know whether their follower is remote (set by a trigger on insert)", (t) => {
+  const db = tempDb(t);
+  migrate(db);
+  const account = (id: number, domain: string | null) =>
+    db.prepare("INSERT INTO accounts (id, username, domain, uri, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0)").run(id, `u${id}`, domain, `https://x/${id}`);
+  account(1, null);
+  account(2, null);
+  account(3, "remote.example");
+  const follow = (id: number, from: number, to: number) =>
+    db.prepare("INSERT INTO follows (id, account_id, target_account_id, uri, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0)").run(id, from, to, `u${id}`);
+  follow(10, 2, 1);
+  follow(11, 3, 1);
+  const remote = (db.prepare("SELECT id, remote FROM follows ORDER BY id").all() as { id: bigint; remote: bigint }[]).map((r) => [Number(r.id), Number(r.remote)]);
+  assert.deepEqual(remote, [
+    [10, 0],
+    [11, 1],
+  ]);
+});
