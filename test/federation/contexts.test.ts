@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
 import { apGet, post, statusPath } from "./ap-test-helpers.ts";
+import { updateAccount } from "../../src/storage/accounts.ts";
 
 // FEP-7888: the `context` of our Notes is dereferenceable and lists the thread's public posts.
 
@@ -24,6 +25,10 @@ test("a Note's context is a Collection of the thread's public and unlisted posts
   assert.equal(ctx.body.attributedTo, alice.account.uri);
   assert.deepEqual(ctx.body.first.items, [root.uri, reply.uri]);
   assert.ok(!ctx.body.first.items.includes(elsewhere.uri));
+
+  // A suspended account's posts leave the collection.
+  updateAccount(s.app.db, bob.id, { suspendedAt: Date.now() });
+  assert.deepEqual((await apGet(s, new URL(note.context).pathname)).body.first.items, [root.uri]);
 
   // Unknown or mismatched keys are 404.
   const conv = note.context.split("-").pop();

@@ -1,6 +1,7 @@
 // GET /contexts/<rootAccountId>-<conversationId>: the `context` our Notes name (FEP-7888, as
 // Mastodon 4.5+ serves it): a Collection of the thread's public and unlisted posts, so a peer
-// can fetch the whole conversation. Only threads started here have one.
+// can fetch the whole conversation. Every thread without a context of its own from elsewhere
+// has one (also a thread below a remote post that named none).
 import type { App } from "../../app.ts";
 import type { Router } from "../../http/router.ts";
 import { parseId } from "../../lib/ids.ts";
@@ -22,7 +23,7 @@ export function registerContextRoutes(app: App, r: Router): void {
     // Threads that came from elsewhere carry their own context uri; the root must match.
     if (!conversation || conversation.uri !== null || conversation.rootAccountId !== rootId) throw notFoundAp();
     const root = findAccountById(app.db, rootId);
-    if (!root || root.domain !== null) throw notFoundAp();
+    if (!root) throw notFoundAp();
     await requester(app, event);
 
     const id = `${app.baseUrl}/contexts/${rootId}-${conversationId}`;
