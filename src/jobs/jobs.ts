@@ -19,6 +19,8 @@ export type JobHandler = (app: App, payload: any, job: JobInfo) => Promise<void>
 
 export interface RegisterOptions {
   queue?: string;
+  /** Wait before retry number `attempts` (1 after the first failure); default backoffMs. */
+  backoff?: (attempts: number) => number;
   /**
    * The handler is synchronous and its effects are database writes only (a fan-out): the
    * runner runs a batch of due jobs of this kind in ONE transaction, each in a savepoint, and

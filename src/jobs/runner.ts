@@ -47,6 +47,7 @@ interface Registered {
   handler: JobHandler;
   queue: string;
   transactional: boolean;
+  backoff: (attempts: number) => number;
 }
 
 interface QueueInfo {
@@ -129,7 +130,8 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
       buryJob(app.db, { id: job.id, attempts: job.attempts, error: message, now: app.now() });
     } else {
       app.log.info("job failed, will retry", { job: job.name, id: job.id, attempts: job.attempts, error: message });
-      rescheduleJob(app.db, { id: job.id, attempts: job.attempts, runAt: app.now() + backoffMs(job.attempts), error: message });
+      const wait = (handlers.get(job.name)?.backoff ?? backoffMs)(job.attempts);
+      rescheduleJob(app.db, { id: job.id, attempts: job.attempts, runAt: app.now() + wait, error: message });
     }
   };
 
@@ -359,13 +361,13 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
       if (o.transactional && handler.constructor.name === "AsyncFunction") {
         throw new Error(`job ${name}: a transactional handler must be synchronous`);
       }
-      handlers.set(name, { handler, queue: o.queue ?? "default", transactional: !!o.transactional });
+      handlers.set(name, { handler, queue: o.queue ?? "default", transactional: !!o.transactional, backoff: o.backoff ?? backoffMs });
       queueInfo = undefined;
     },
     every(name, everyMs, handler) {
       periodic.set(name, everyMs);
       periodicNext.delete(name);
-      handlers.set(`periodic.${name}`, { handler: (a) => handler(a), queue: "default", transactional: false });
+      handlers.set(`periodic.${name}`, { handler: (a) => handler(a), queue: "default", transactional: false, backoff: backoffMs });
       queueInfo = undefined;
     },
     start() {

@@ -14,6 +14,7 @@ import { databasePath, initDataDir } from "../../src/services/init.ts";
 import { CLI_APP, ensureBuiltinApp, issueToken } from "../../src/services/tokens.ts";
 import { createUser } from "../../src/services/users.ts";
 import { insertGrant } from "../../src/storage/grants.ts";
+import { deliveryBackoffMs } from "../../src/federation/outbox/jobs.ts";
 import { findTokenById, revokeToken } from "../../src/storage/tokens.ts";
 
 const MINUTE = 60_000;
@@ -105,6 +106,22 @@ test("a failing job is retried with growing backoff, then dead-lettered after ma
   assert.equal(dead.last_error, "boom 3");
   assert.equal(dead.payload, "{}");
   assert.equal(num(dead.failed_at), inst.clock.now);
+});
+
+test("a job kind may set its own backoff (deliveries: attempt⁴ + 15 s + jitter)", async (t) => {
+  const inst = instance(t);
+  const app = inst.open();
+  app.jobs.register("test.custom", () => {
+    throw new Error("later");
+  }, { backoff: (attempts) => attempts * 1000 });
+  app.jobs.enqueue("test.custom", {});
+  await app.jobs.drain();
+  assert.equal(num(jobRow(app, "test.custom")!.run_at) - inst.clock.now, 1000);
+  // Mastodon's delivery schedule: attempt⁴ + 15 s, jitter below 10·(attempt + 1) s.
+  for (const [attempts, min] of [[1, 16], [5, 640], [16, 65_551]] as const) {
+    const ms = deliveryBackoffMs(attempts);
+    assert.ok(ms >= min * 1000 && ms < (min + 10 * (attempts + 1)) * 1000, `attempt ${attempts}: ${ms}`);
+  }
 });
 
 test("PermanentJobError and unknown job names go straight to dead_jobs", async (t) => {

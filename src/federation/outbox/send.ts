@@ -7,7 +7,7 @@ import type { ApObject } from "../types.ts";
 export const DISTRIBUTE_JOB = "federation.distribute";
 export const DELIVER_JOB = "federation.deliver";
 export const FEDERATION_QUEUE = "federation";
-/** AP §9.3: up to 16 attempts, which with the runner's backoff spans about a day and a half. */
+/** AP §9.3: up to 16 attempts, over about three days (deliveryBackoffMs). */
 export const DELIVERY_MAX_ATTEMPTS = 16;
 /**
  * Above this many inboxes the deliveries are queued by a `federation.distribute` fan-out job,
