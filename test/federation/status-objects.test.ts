@@ -196,6 +196,7 @@ test("activity URLs: Create for posts, Announce for boosts; a boost's own URL le
   const viaBoost = await apGet(s, statusPath(bob, boost.id));
   assert.equal(viaBoost.status, 302);
   assert.equal(viaBoost.headers.get("location"), st.uri);
+  assert.match(viaBoost.headers.get("vary") ?? "", /Accept/);
 
   // A self-boost of a followers-only post embeds the Note: followers elsewhere could not fetch it.
   const priv = await post(s, alice, { status: "for followers", visibility: "private" });

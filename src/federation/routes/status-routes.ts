@@ -45,7 +45,8 @@ export function registerStatusObjectRoutes(app: App, r: Router): void {
       // A boost has no Note of its own: Mastodon sends everyone to the boosted post.
       const original = findVisibleOriginal(app, status, who.signerId);
       if (!original) throw notFoundAp();
-      return new Response(null, { status: 302, headers: { location: json ? original.uri : (original.url ?? original.uri) } });
+      // The target depends on Accept: caches must keep the two apart.
+      return new Response(null, { status: 302, headers: { location: json ? original.uri : (original.url ?? original.uri), vary: "Accept" } });
     }
     if (!json) return humanUrl ? statusPage(app, event, account, status) : redirectForBrowsers(event, status.url ?? status.uri);
     return sendAp(app, event, toApNote(app, status), cacheFor(who, isPublic(status)));
