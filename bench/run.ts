@@ -30,6 +30,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // `roost` itself would then prefer over the sources.
 const bundleDir = join(root, "node_modules", ".cache", "roost-bench");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const WRITE_TRIAL_PAUSE_MS = 5000;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -76,6 +77,9 @@ async function idleRss(pid: number): Promise<number | null> {
  * Loads every target `trials` times, interleaved (baseline, a, b, baseline, a, b, ...) so a
  * target and the baseline it is compared with see the same machine load; each target's
  * figures are then the median of its trials. Warm-up runs once, before a target's first trial.
+ * Writing targets (POST status) run all their trials after the reads: their thousands of new
+ * posts would otherwise change the data the later read trials measure (fuller home feeds,
+ * cold caches), and the reads' budgets are about the seeded instance.
  */
 async function loadTargets(url: string, pid: number, list: Target[]): Promise<{ results: TargetResult[]; loadMax: number | null }> {
   const results: TargetResult[] = [];
@@ -91,8 +95,14 @@ async function loadTargets(url: string, pid: number, list: Target[]): Promise<{ 
     else runnable.push({ t, base, samples: [], maxRss: null });
   }
   let loadMax: number | null = null;
+  const reads = runnable.filter((r) => (r.t.method ?? "GET") === "GET");
+  const writes = runnable.filter((r) => (r.t.method ?? "GET") !== "GET");
+  for (const group of [reads, writes])
   for (let trial = 1; trial <= trials; trial++) {
-    for (const r of runnable) {
+    // A write trial leaves background work (fan-out jobs) behind: the next one starts once it
+    // had time to finish, as it would between bursts of posting.
+    if (group === writes && trial > 1) await sleep(WRITE_TRIAL_PAUSE_MS);
+    for (const r of group) {
       const label = trials > 1 ? ` (trial ${trial}/${trials})` : "";
       if (trial === 1 && warmup > 0) {
         console.error(`${r.t.name}: warm-up ${warmup} s`);
