@@ -4,6 +4,7 @@ import { startTestServer } from "../helpers/server.ts";
 import { startFakeRemote } from "../helpers/fake-remote.ts";
 import { followAccount } from "../../src/services/follows.ts";
 import { findAccountByUri } from "../../src/storage/accounts.ts";
+import { updateUser } from "../../src/storage/users.ts";
 import { AP_TYPE, apGet, post, VARY } from "./ap-test-helpers.ts";
 
 // AP §2 (HTML or AS JSON on the same URLs) and §11 (authorized fetch).
@@ -140,4 +141,20 @@ test("authorized fetch: unsigned JSON GETs are refused with 401, the instance ac
   assert.equal(note.json.id, priv.uri);
   const pageAfter = (await remote.get(`${s.url}/users/alice/outbox?page=true`, eve)).json;
   assert.deepEqual(pageAfter.orderedItems.map((a: { object: { id: string } }) => a.object.id), [priv.uri, pub.uri]);
+});
+
+test("HTML pages of a user who asked not to be indexed carry a robots noindex", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  await s.user("bob");
+  const st = await s.api(alice, "POST", "/api/v1/statuses", { status: "hello" });
+  updateUser(s.app.db, alice.user.id, { settings: { noindex: true } });
+  const html = { accept: "text/html" };
+  for (const path of ["/@alice", `/@alice/${st.id}`]) {
+    const r = await s.req(null, "GET", path, undefined, html);
+    assert.equal(r.status, 200, path);
+    assert.match(r.text, /<meta name="robots" content="noindex, noarchive">/, path);
+  }
+  assert.doesNotMatch((await s.req(null, "GET", "/@bob", undefined, html)).text, /name="robots"/);
 });

@@ -13,7 +13,7 @@ import { instanceActorUri } from "../instance-actor.ts";
 import { notFoundAp, param, redirectForBrowsers, requester, sendAp, wantsJson } from "./ap-response.ts";
 import { registerCollectionRoutes } from "./collection-routes.ts";
 import { profilePage } from "./html-pages.ts";
-import { findLocalEmoji, findServedAccount, recentPublicStatuses } from "./served-objects.ts";
+import { findLocalEmoji, findServedAccount, recentPublicStatuses, wantsNoindex } from "./served-objects.ts";
 import { registerStatusObjectRoutes } from "./status-routes.ts";
 import { registerContextRoutes } from "./context-routes.ts";
 
@@ -30,7 +30,7 @@ export function registerActorRoutes(app: App, r: Router): void {
     if (!wantsJson(event, found.forcedJson)) {
       if (!humanUrl) return redirectForBrowsers(event, account.url ?? `${app.baseUrl}/@${account.username}`);
       if (account.suspendedAt !== null) return messagePage(event, 403, "Account suspended", "This account has been suspended.");
-      return profilePage(app, event, account, recentPublicStatuses(app, account, PROFILE_POSTS));
+      return profilePage(app, event, account, recentPublicStatuses(app, account, PROFILE_POSTS), wantsNoindex(app, account));
     }
     await requester(app, event);
     return sendAp(app, event, toApActor(app, account), "public");

@@ -24,10 +24,11 @@ article{border-top:1px solid #ddd;padding:.75rem 0}
 
 const handleOf = (app: App, a: Account) => `@${a.username}@${app.config.domain}`;
 
-function shell(o: { title: string; alternate: string; body: string; nonce: string }): string {
+function shell(o: { title: string; alternate: string; body: string; nonce: string; noindex: boolean }): string {
+  const robots = o.noindex ? `\n<meta name="robots" content="noindex, noarchive">` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${esc(o.title)}</title>
+<meta name="referrer" content="no-referrer">${robots}<title>${esc(o.title)}</title>
 <link rel="alternate" type="application/activity+json" href="${esc(o.alternate)}">
 <style nonce="${esc(o.nonce)}">${STYLE}</style></head>
 <body><main>${o.body}</main></body></html>`;
@@ -58,7 +59,7 @@ function respond(event: H3Event, html: string, nonce: string, link: string): Res
 }
 
 /** GET /@alice for browsers: name, handle, bio, fields and recent public posts. */
-export function profilePage(app: App, event: H3Event, a: Account, posts: Status[]): Response {
+export function profilePage(app: App, event: H3Event, a: Account, posts: Status[], noindex: boolean): Response {
   const nonce = newNonce();
   const fields = a.fields.length
     ? `<dl class="fields">${a.fields.map((f) => `<dt>${esc(f.name)}</dt><dd>${f.value}</dd>`).join("")}</dl>`
@@ -70,14 +71,14 @@ export function profilePage(app: App, event: H3Event, a: Account, posts: Status[
   const title = `${a.displayName || a.username} (${handleOf(app, a)})`;
   const webfinger = `${app.baseUrl}/.well-known/webfinger?resource=${encodeURIComponent(`acct:${a.username}@${app.config.domain}`)}`;
   const link = `<${webfinger}>; rel="lrdd"; type="application/jrd+json", <${a.uri}>; rel="alternate"; type="application/activity+json"`;
-  return respond(event, shell({ title, alternate: a.uri, body, nonce }), nonce, link);
+  return respond(event, shell({ title, alternate: a.uri, body, nonce, noindex }), nonce, link);
 }
 
 /** GET /@alice/:id for browsers: the post and its author. */
-export function statusPage(app: App, event: H3Event, a: Account, s: Status): Response {
+export function statusPage(app: App, event: H3Event, a: Account, s: Status, noindex: boolean): Response {
   const nonce = newNonce();
   const body = `${authorHeader(app, a, "p")}<article>${postBody(s)}${postMeta(s)}</article>`;
   const title = `${a.displayName || a.username} (${handleOf(app, a)})`;
   const link = `<${s.uri}>; rel="alternate"; type="application/activity+json"`;
-  return respond(event, shell({ title, alternate: s.uri, body, nonce }), nonce, link);
+  return respond(event, shell({ title, alternate: s.uri, body, nonce, noindex }), nonce, link);
 }

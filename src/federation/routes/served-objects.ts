@@ -6,7 +6,7 @@ import { type Id, parseId } from "../../lib/ids.ts";
 import { isHiddenLocal } from "../../services/account-lookup.ts";
 import { canViewStatus } from "../../services/visibility.ts";
 import { type Account, findAccountByHandle, findAccountById } from "../../storage/accounts.ts";
-import { findUsersByAccountIds } from "../../storage/account-profile.ts";
+import { findUsersByAccountIds, findUserBadges } from "../../storage/account-profile.ts";
 import { type CustomEmoji, findEmojiById } from "../../storage/custom-emojis.ts";
 import { isBlocking, isDomainBlocking, isFollowing } from "../../storage/relationship-checks.ts";
 import { findStatusById, findStatusesByIds, type Status } from "../../storage/statuses.ts";
@@ -33,6 +33,11 @@ export function findServedAccount(app: App, rawUsername: string): { account: Acc
     const stripped = visibleLocal(app, rawUsername.slice(0, -".json".length));
     return stripped && { account: stripped, forcedJson: true };
   });
+}
+
+/** The user asked search engines not to index their pages (Account.noindex). */
+export function wantsNoindex(app: App, account: Account): boolean {
+  return account.domain === null && findUserBadges(app.db, [account.id]).get(account.id)?.noindex === true;
 }
 
 function visibleLocal(app: App, username: string): Account | undefined {

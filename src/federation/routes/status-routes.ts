@@ -12,7 +12,7 @@ import { ACTIVITY_CONTEXT, withContext } from "../serializers/context.ts";
 import { toApNote } from "../serializers/note.ts";
 import { cacheFor, notFoundAp, param, redirectForBrowsers, type Requester, requester, sendAp, wantsJson } from "./ap-response.ts";
 import { statusPage } from "./html-pages.ts";
-import { findServedAccount, findServedStatus, findVisibleOriginal, statusIdParam } from "./served-objects.ts";
+import { findServedAccount, findServedStatus, findVisibleOriginal, statusIdParam, wantsNoindex } from "./served-objects.ts";
 
 const isPublic = (s: Status) => s.visibility === "public" || s.visibility === "unlisted";
 
@@ -48,7 +48,7 @@ export function registerStatusObjectRoutes(app: App, r: Router): void {
       // The target depends on Accept: caches must keep the two apart.
       return new Response(null, { status: 302, headers: { location: json ? original.uri : (original.url ?? original.uri), vary: "Accept" } });
     }
-    if (!json) return humanUrl ? statusPage(app, event, account, status) : redirectForBrowsers(event, status.url ?? status.uri);
+    if (!json) return humanUrl ? statusPage(app, event, account, status, wantsNoindex(app, account)) : redirectForBrowsers(event, status.url ?? status.uri);
     return sendAp(app, event, toApNote(app, status), cacheFor(who, isPublic(status)));
   };
   r.get("/users/:username/statuses/:id", note(false));
