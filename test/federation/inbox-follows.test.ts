@@ -107,6 +107,18 @@ test("Undo(Follow) ends the follow", async (t) => {
   assert.equal(me.followers_count, 0);
 });
 
+test("an Undo that overtakes its Follow wins: the Follow arriving later is dropped, as is a replay", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  await deliverAndRun(w, bob, fixture(w, "mastodon/undo-follow"));
+  await deliverAndRun(w, bob, fixture(w, "mastodon/follow"));
+  assert.equal((await relationship(w, bob)).followed_by, false);
+  assert.deepEqual(await notifications(w), []);
+  // A follow with a new id is a new follow.
+  await deliverAndRun(w, bob, { ...fixture(w, "mastodon/follow"), id: `${bob.id}#follows/again` });
+  assert.equal((await relationship(w, bob)).followed_by, true);
+});
+
 test("Undo(Follow) of a pending request withdraws it and its notification", async (t) => {
   const w = await startWorld(t);
   await w.s.api(w.alice, "PATCH", "/api/v1/accounts/update_credentials", { locked: true });

@@ -1,5 +1,6 @@
 // `inbox.process`: one verified activity, dispatched by type to its handler (AP §7 step 6).
 import type { App } from "../../app.ts";
+import { hasTombstone } from "../../storage/tombstones.ts";
 import { ApiError, PermanentJobError } from "../../errors.ts";
 import { findAccountById } from "../../storage/accounts.ts";
 import { str, typesOf } from "../parse/common.ts";
@@ -37,10 +38,10 @@ const HANDLERS: Record<string, InboxHandler> = {
   Update: handleUpdate,
 };
 
-// A suspended account may still take things back (checked again here: it may have been
-// suspended after the activity was accepted).
 /** What a suspended remote account may still send: taking things back (AP §7 step 5). */
 export const ALLOWED_FROM_SUSPENDED: ReadonlySet<string> = new Set(["Delete", "Reject", "Undo", "Update"]);
+/** Activities an Undo takes back: one undone before it arrived is never applied. */
+const UNDOABLE: ReadonlySet<string> = new Set(["Follow", "Like", "Announce", "Block", "Accept"]);
 
 /**
  * Runs the handler of the activity's type. Unknown types (EmojiReact, ChatMessage,
@@ -55,7 +56,10 @@ export async function processInboxActivity(app: App, payload: InboxJobPayload): 
   const type = typesOf(activity).find((t) => t in HANDLERS);
   const about = { id: str(activity.id), type: activity.type, actor: actor.uri };
   if (!type) return app.log.debug("inbox: unsupported activity type", about);
+  // Checked again here: the account may have been suspended after the activity was accepted.
   if (actor.suspendedAt !== null && !ALLOWED_FROM_SUSPENDED.has(type)) return app.log.info("inbox: dropped, actor suspended", about);
+  // Deliveries run in parallel, so an Undo can overtake what it undoes (AP §5.5).
+  if (UNDOABLE.has(type) && about.id && hasTombstone(app.db, about.id)) return app.log.info("inbox: dropped, undone before it arrived", about);
 
   const ctx: InboxContext = { app, activity, actor, recipient };
   try {

@@ -1,5 +1,6 @@
 // Incoming Undo (AP §5.5): of a Follow, Like, Announce, Block or Accept, embedded or named by
 // its id (Mastodon only resolves boosts, follows and blocks by id; a stored Like id works too).
+import { insertTombstone } from "../../storage/tombstones.ts";
 import { ApiError } from "../../errors.ts";
 import type { Account } from "../../storage/accounts.ts";
 import { findBlockPairByUri, findFavouriteByUri, findFollowByUri, findFollowRequestByUri } from "../../storage/activity-uris.ts";
@@ -9,7 +10,7 @@ import { unblockAccount } from "../../services/blocks.ts";
 import { dropFollowByRemote, unfollowAccount } from "../../services/follows.ts";
 import { unfavouriteStatus } from "../../services/status-interactions.ts";
 import { deleteStatus } from "../../services/statuses.ts";
-import { hasType, idOf, isObject } from "../parse/common.ts";
+import { hasType, hostOf, idOf, isObject } from "../parse/common.ts";
 import type { ApObject } from "../types.ts";
 import { type InboxContext, ignore, localAccountByUri } from "./context.ts";
 import { localFollowerAnswered } from "./follow-match.ts";
@@ -97,10 +98,25 @@ function undoByReference(ctx: InboxContext, id: string): void {
   ignore(ctx, "Undo of an unknown activity");
 }
 
+/**
+ * An undone activity is dead: if it has not arrived yet (deliveries run in parallel, AP §5.5)
+ * or comes again, it is dropped (dispatch.ts). Its id is recorded like a deleted post's. Only
+ * ids on the actor's own server: nobody may undo another server's activities.
+ */
+function rememberUndone(ctx: InboxContext, id: string): void {
+  if (hostOf(id) !== hostOf(ctx.actor.uri)) return;
+  insertTombstone(ctx.app.db, { uri: id, accountId: ctx.actor.id, createdAt: ctx.app.now() });
+}
+
 export function handleUndo(ctx: InboxContext): void {
   const obj = ctx.activity.object;
-  if (isObject(obj) && undoEmbedded(ctx, obj)) return;
   const id = idOf(obj);
-  if (id) undoByReference(ctx, id);
-  else ignore(ctx, "Undo without an object");
+  if (isObject(obj) && undoEmbedded(ctx, obj)) {
+    if (id && obj.actor !== undefined && idOf(obj.actor) === ctx.actor.uri) rememberUndone(ctx, id);
+    return;
+  }
+  if (id) {
+    undoByReference(ctx, id);
+    rememberUndone(ctx, id);
+  } else ignore(ctx, "Undo without an object");
 }
