@@ -4,6 +4,7 @@ import type { App } from "../app.ts";
 import { readTx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { tagUrl } from "../lib/urls.ts";
+import { isoTime } from "../lib/iso-time.ts";
 import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
 import { findMediaByStatusIds, type MediaAttachment } from "../storage/media-attachments.ts";
 import { findApplicationLabels } from "../storage/status-applications.ts";
@@ -48,7 +49,7 @@ function shortcodesOf(s: Status): string[] {
   return scanShortcodes(s.text || s.content, scanShortcodes(s.spoilerText, []));
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = isoTime;
 const acctOf = (a: MentionedAccount) => (a.domain ? `${a.username}@${domainToUnicode(a.domain) || a.domain}` : a.username);
 
 function loadBatch(app: App, statuses: Status[], viewerId: Id | null): Batch {
