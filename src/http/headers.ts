@@ -55,3 +55,9 @@ export function cachePublicIfAnonymous(event: H3Event, authenticated: boolean): 
   if (authenticated) return;
   event.res.headers.set("cache-control", "public, max-age=15, stale-while-revalidate=30, stale-if-error=86400");
 }
+
+/** Sends JSON the route already wrote as text (h3 would send a returned string as text/plain). */
+export function jsonText(event: H3Event, text: string): string {
+  event.res.headers.set("content-type", "application/json; charset=utf-8");
+  return text;
+}

@@ -5,6 +5,7 @@ import { ApiError } from "../errors.ts";
 import { installRowCache } from "../db/row-cache.ts";
 import { CREDENTIAL_EXTRAS_CACHE, EMBEDDED_ACCOUNTS_CACHE } from "../serializers/account.ts";
 import { STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
+import { STATUS_JSON_CACHE } from "../serializers/status.ts";
 import { corsHeaders, preflightHeaders } from "./headers.ts";
 import { TOKEN_OWNERS_CACHE } from "./token-cache.ts";
 import { Router } from "./router.ts";
@@ -109,7 +110,7 @@ export function createHttpApp(app: App): HttpApp {
   });
 
   // Request-path caches (exact: see db/row-cache.ts), installed before any request runs.
-  for (const spec of [TOKEN_OWNERS_CACHE, EMBEDDED_ACCOUNTS_CACHE, CREDENTIAL_EXTRAS_CACHE, STATUS_ROWS_CACHE]) {
+  for (const spec of [TOKEN_OWNERS_CACHE, EMBEDDED_ACCOUNTS_CACHE, CREDENTIAL_EXTRAS_CACHE, STATUS_ROWS_CACHE, STATUS_JSON_CACHE]) {
     installRowCache(app, spec);
   }
 

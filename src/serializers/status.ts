@@ -10,7 +10,8 @@ import { findMediaByStatusIds, type MediaAttachment } from "../storage/media-att
 import { findApplicationLabels } from "../storage/status-applications.ts";
 import { loadViewerFlags, type ViewerFlags } from "../storage/status-viewer-flags.ts";
 import { findStatusLinks, type MentionedAccount } from "../storage/status-links.ts";
-import { findLiveStatusesCached } from "../storage/status-cache.ts";
+import { findLiveStatusesCached, STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
+import { findRowCache, type RowCacheSpec } from "../db/row-cache.ts";
 import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
@@ -92,9 +93,11 @@ function loadBatch(app: App, statuses: Status[], viewerId: Id | null): Batch {
   return { originals, authors, mentions, tags, media, emojis, flags, apps };
 }
 
-function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: StatusSerializeOptions): ApiStatus {
-  // Viewer flags of a boost row describe the boosted post (Mastodon's `status.proper`).
-  const proper = s.reblogOfId ? (b.originals.get(s.reblogOfId) ?? s) : s;
+/**
+ * The fields every viewer sees alike, except `mentions` (they show other accounts' rows),
+ * `reblog` and `account`: what the JSON cache below keeps per status.
+ */
+function sharedFields(app: App, s: Status, b: Batch, opts: StatusSerializeOptions): ApiStatus {
   const out: ApiStatus = {
     id: s.id,
     created_at: iso(s.createdAt),
@@ -114,31 +117,107 @@ function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: Status
     favourites_count: Math.max(s.favouritesCount, s.untrustedFavouritesCount ?? 0),
     edited_at: s.editedAt === null ? null : iso(s.editedAt),
   };
-  if (b.flags) {
-    out.favourited = b.flags.favourited.has(proper.id);
-    out.reblogged = b.flags.reblogged.has(proper.id);
-    out.muted = proper.conversationId !== null && b.flags.mutedConversations.has(proper.conversationId);
-    out.bookmarked = b.flags.bookmarked.has(proper.id);
-    // Only the author sees `pinned`, and only on statuses that can be pinned.
-    if (viewerId === s.accountId && !s.reblogOfId && s.visibility !== "direct") out.pinned = b.flags.pinned.has(s.id);
-  }
   if (opts.source) out.text = s.text;
   else out.content = s.reblogOfId ? "" : s.content;
-  if (b.flags) out.filtered = [];
-  const original = s.reblogOfId ? b.originals.get(s.reblogOfId) : undefined;
-  out.reblog = original ? render(app, original, b, viewerId, opts) : null;
-  // Simplified from Mastodon: the posting app is shown to the author only.
-  if (viewerId !== null && viewerId === s.accountId) out.application = s.applicationId ? (b.apps.get(s.applicationId) ?? null) : null;
-  out.account = b.authors.get(s.accountId)?.json ?? null;
   out.media_attachments = (b.media.get(s.id) ?? []).map((m) => toApiMediaAttachment(app, m));
-  out.mentions = (b.mentions.get(s.id) ?? []).map(
-    (a): ApiMention => ({ id: a.id, username: a.username, url: a.url ?? a.uri, acct: acctOf(a) }),
-  );
   out.tags = (b.tags.get(s.id) ?? []).map((name) => ({ name, url: tagUrl(app.baseUrl, name) }));
   out.emojis = emojisOf(s, b);
   out.card = null;
   out.poll = null;
   return out;
+}
+
+/** The viewer's own fields: flags, `filtered`, and the posting app (shown to the author only). */
+function viewerFields(s: Status, b: Batch, viewerId: Id | null): Record<string, unknown> | null {
+  if (!b.flags) return null;
+  // Viewer flags of a boost row describe the boosted post (Mastodon's `status.proper`).
+  const proper = s.reblogOfId ? (b.originals.get(s.reblogOfId) ?? s) : s;
+  const out: Record<string, unknown> = {
+    favourited: b.flags.favourited.has(proper.id),
+    reblogged: b.flags.reblogged.has(proper.id),
+    muted: proper.conversationId !== null && b.flags.mutedConversations.has(proper.conversationId),
+    bookmarked: b.flags.bookmarked.has(proper.id),
+  };
+  // Only the author sees `pinned`, and only on statuses that can be pinned.
+  if (viewerId === s.accountId && !s.reblogOfId && s.visibility !== "direct") out.pinned = b.flags.pinned.has(s.id);
+  out.filtered = [];
+  // Simplified from Mastodon: the posting app is shown to the author only.
+  if (viewerId === s.accountId) out.application = s.applicationId ? (b.apps.get(s.applicationId) ?? null) : null;
+  return out;
+}
+
+function mentionsOf(s: Status, b: Batch): ApiMention[] {
+  return (b.mentions.get(s.id) ?? []).map((a): ApiMention => ({ id: a.id, username: a.username, url: a.url ?? a.uri, acct: acctOf(a) }));
+}
+
+function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: StatusSerializeOptions): ApiStatus {
+  const out = sharedFields(app, s, b, opts);
+  const own = viewerFields(s, b, viewerId);
+  if (own) Object.assign(out, own);
+  out.mentions = mentionsOf(s, b);
+  const original = s.reblogOfId ? b.originals.get(s.reblogOfId) : undefined;
+  out.reblog = original ? render(app, original, b, viewerId, opts) : null;
+  out.account = b.authors.get(s.accountId)?.json ?? null;
+  return out;
+}
+
+// Pages written straight to JSON text. A timeline page is mostly the same statuses and
+// accounts again and again, and JSON.stringify of its ~30 KB is the largest single cost of
+// serving it; so the text of the shared fields is kept per status and that of an embedded
+// account per rendering, and a page is assembled from them. The same functions as `render`
+// build every part, so both forms carry the same fields and values.
+
+/**
+ * The shared fields' JSON text (without the closing brace) by status id. An entry serves only
+ * the very Status object it was built from, and is only built from the object the status row
+ * cache holds (which that cache replaces when the row changes): a caller's stale row is never
+ * cached. The other rows the text shows are watched here.
+ */
+export const STATUS_JSON_CACHE: RowCacheSpec = {
+  name: "status-json",
+  max: 5_000,
+  watches: [
+    ["statuses", "id"],
+    ["media_attachments", "status_id"],
+    ["statuses_tags", "status_id"],
+    ["custom_emojis", null],
+  ],
+};
+
+interface SharedText {
+  row: Status;
+  text: string;
+}
+
+function sharedText(app: App, s: Status, b: Batch): string {
+  const cache = findRowCache<SharedText>(app, STATUS_JSON_CACHE);
+  const hit = cache?.get(s.id);
+  if (hit && hit.row === s) return hit.text;
+  const json = JSON.stringify(sharedFields(app, s, b, {}));
+  const text = json.slice(0, -1);
+  if (cache && findRowCache<Status>(app, STATUS_ROWS_CACHE)?.get(s.id) === s) cache.set(s.id, { row: s, text });
+  return text;
+}
+
+/** Cached embedded accounts are shared, frozen and replaced when they change: their text is kept beside them. */
+const accountTexts = new WeakMap<object, string>();
+
+function accountText(a: EmbeddedAccount | undefined): string {
+  if (!a) return "null";
+  let text = accountTexts.get(a.json);
+  if (text === undefined) accountTexts.set(a.json, (text = JSON.stringify(a.json)));
+  return text;
+}
+
+function renderText(app: App, s: Status, b: Batch, viewerId: Id | null): string {
+  let out = sharedText(app, s, b);
+  const own = viewerFields(s, b, viewerId);
+  if (own) out += "," + JSON.stringify(own).slice(1, -1);
+  const mentions = b.mentions.get(s.id);
+  out += mentions ? `,"mentions":${JSON.stringify(mentionsOf(s, b))}` : ',"mentions":[]';
+  const original = s.reblogOfId ? b.originals.get(s.reblogOfId) : undefined;
+  out += `,"reblog":${original ? renderText(app, original, b, viewerId) : "null"}`;
+  return out + `,"account":${accountText(b.authors.get(s.accountId))}}`;
 }
 
 function emojisOf(s: Status, b: Batch): ApiCustomEmoji[] {
@@ -167,6 +246,18 @@ export function toApiStatuses(app: App, statuses: Status[], viewerId: Id | null,
   if (statuses.length === 0) return [];
   const batch = readTx(app.db, () => loadBatch(app, statuses, viewerId));
   return statuses.map((s) => render(app, s, batch, viewerId, opts));
+}
+
+/**
+ * The same page as `toApiStatuses`, as JSON text (what timelines send): built from cached
+ * text where the rows allow it.
+ */
+export function toApiStatusesJson(app: App, statuses: Status[], viewerId: Id | null): string {
+  if (statuses.length === 0) return "[]";
+  return readTx(app.db, () => {
+    const batch = loadBatch(app, statuses, viewerId);
+    return "[" + statuses.map((s) => renderText(app, s, batch, viewerId)).join(",") + "]";
+  });
 }
 
 export function toApiStatus(app: App, status: Status, viewerId: Id | null, opts: StatusSerializeOptions = {}): ApiStatus {

@@ -4,7 +4,7 @@ import type { App } from "../../../../app.ts";
 import type { Router } from "../../../router.ts";
 import { ApiError, notFound } from "../../../../errors.ts";
 import { bearerToken, optionalUser, type Viewer } from "../../../auth.ts";
-import { cachePublicAlways, cachePublicIfAnonymous } from "../../../headers.ts";
+import { cachePublicAlways, cachePublicIfAnonymous, jsonText } from "../../../headers.ts";
 import { getPeers, searchPeers } from "../../../../services/instance.ts";
 import { getInstanceActivity } from "../../../../services/instance-activity.ts";
 import { getRules } from "../../../../services/rules.ts";
@@ -37,8 +37,7 @@ export function registerInstanceListRoutes(app: App, r: Router): void {
     const q = event.url.searchParams.get("q") ?? "";
     // Mastodon answers a blank query with a JSON null.
     if (q.trim() === "") {
-      event.res.headers.set("content-type", "application/json; charset=utf-8");
-      return "null";
+      return jsonText(event, "null");
     }
     return searchPeers(app, q);
   });

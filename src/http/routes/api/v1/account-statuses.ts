@@ -3,12 +3,12 @@ import { getRouterParam } from "h3";
 import type { App } from "../../../../app.ts";
 import type { Router } from "../../../../http/router.ts";
 import { optionalUser, requireUser } from "../../../auth.ts";
-import { cachePublicIfAnonymous } from "../../../headers.ts";
+import { cachePublicIfAnonymous, jsonText } from "../../../headers.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { readAppParams } from "../../../params.ts";
 import { accountStatuses } from "../../../../services/timelines.ts";
 import { listsContaining } from "../../../../services/lists.ts";
-import { toApiStatuses } from "../../../../serializers/status.ts";
+import { toApiStatusesJson } from "../../../../serializers/status.ts";
 import { toApiList } from "../../../../serializers/list.ts";
 
 export function registerAccountStatusesRoutes(app: App, r: Router): void {
@@ -39,7 +39,7 @@ export function registerAccountStatusesRoutes(app: App, r: Router): void {
       limit: page.limit,
       keep: ["pinned", "tagged", "only_media", "exclude_replies", "exclude_reblogs"],
     });
-    return toApiStatuses(app, list, viewerId);
+    return jsonText(event, toApiStatusesJson(app, list, viewerId));
   });
 
   r.get("/api/v1/accounts/:id/lists", (event) => {

@@ -3,19 +3,19 @@ import { getRouterParam, type H3Event } from "h3";
 import type { App } from "../../../../app.ts";
 import type { Router } from "../../../../http/router.ts";
 import { optionalUser, requireUser } from "../../../auth.ts";
-import { cachePublicIfAnonymous } from "../../../headers.ts";
+import { cachePublicIfAnonymous, jsonText } from "../../../headers.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { readAppParams, type Params } from "../../../params.ts";
 import { homeTimeline, listTimeline, publicTimeline, tagTimeline } from "../../../../services/timelines.ts";
 import type { Status } from "../../../../storage/statuses.ts";
-import { toApiStatuses } from "../../../../serializers/status.ts";
+import { toApiStatusesJson } from "../../../../serializers/status.ts";
 
 const READ = ["read:statuses"];
 
 /** Timelines emit `next` for any non-empty page and `prev` with min_id (conventions §7). */
 function respond(app: App, event: H3Event, p: Params, limit: number, statuses: Status[], viewerId: string | null, keep: string[] = []) {
   setLinkHeader(app, event, p, { cursors: statuses.map((s) => s.id), limit, nextAlways: true, keep });
-  return toApiStatuses(app, statuses, viewerId);
+  return jsonText(event, toApiStatusesJson(app, statuses, viewerId));
 }
 
 /** The raw path segment, percent-decoded; malformed escapes are kept as typed (no 500). */
