@@ -3,8 +3,12 @@ import type { Id } from "../lib/ids.ts";
 import { readTx } from "../db/db.ts";
 import type { Notification } from "../storage/notifications.ts";
 import { findLiveStatusesCached } from "../storage/status-cache.ts";
-import { type ApiAccount, embeddedAccounts } from "./account.ts";
-import { toApiStatuses, type ApiStatus } from "./status.ts";
+import { type ApiAccount, type EmbeddedAccount, embeddedAccounts } from "./account.ts";
+import { accountText, toApiStatuses, toApiStatusTexts, type ApiStatus } from "./status.ts";
+import { isoTime } from "../lib/iso-time.ts";
+import type { Status } from "../storage/statuses.ts";
+import type { Account } from "../storage/accounts.ts";
+import type { Report } from "../storage/reports.ts";
 import { findReportsByIds } from "../storage/reports.ts";
 import { findAccountsByIds } from "../storage/accounts.ts";
 import { type ApiReport, toApiReport } from "./report.ts";
@@ -31,10 +35,52 @@ const STATUS_TYPES = new Set(["favourite", "reblog", "status", "mention", "poll"
  * A notification whose sender or status is gone is left out rather than half-rendered.
  */
 export function toApiNotifications(app: App, notifications: Notification[], viewerId: Id): ApiNotification[] {
-  return readTx(app.db, () => render(app, notifications, viewerId));
+  return readTx(app.db, () => {
+    const page = loadPage(app, notifications);
+    const statuses = new Map<Id, ApiStatus>();
+    toApiStatuses(app, page.statuses, viewerId).forEach((s, i) => statuses.set(page.statuses[i].id, s));
+    return page.shown.map((n) => {
+      const out = ownFields(app, n, page) as ApiNotification;
+      out.account = page.accounts.get(n.fromAccountId)!.json;
+      const status = statusIdOf(n);
+      if (status) out.status = statuses.get(status)!;
+      return out;
+    });
+  });
 }
 
-function render(app: App, notifications: Notification[], viewerId: Id): ApiNotification[] {
+/**
+ * The same page as JSON text (what the list endpoint sends), from the cached texts of the
+ * embedded accounts and statuses (serializers/status.ts).
+ */
+export function toApiNotificationsJson(app: App, notifications: Notification[], viewerId: Id): string {
+  return readTx(app.db, () => {
+    const page = loadPage(app, notifications);
+    const statuses = new Map<Id, string>();
+    toApiStatusTexts(app, page.statuses, viewerId).forEach((s, i) => statuses.set(page.statuses[i].id, s));
+    const items = page.shown.map((n) => {
+      let out = JSON.stringify(ownFields(app, n, page)).slice(0, -1);
+      out += `,"account":${accountText(page.accounts.get(n.fromAccountId))}`;
+      const status = statusIdOf(n);
+      if (status) out += `,"status":${statuses.get(status)!}`;
+      return out + "}";
+    });
+    return "[" + items.join(",") + "]";
+  });
+}
+
+interface Page {
+  shown: Notification[];
+  accounts: Map<Id, EmbeddedAccount>;
+  /** The distinct statuses the shown notifications carry. */
+  statuses: Status[];
+  reports: Map<Id, Report>;
+  targets: Map<Id, Account>;
+}
+
+const statusIdOf = (n: Notification): Id | null => (STATUS_TYPES.has(n.type) ? n.statusId : null);
+
+function loadPage(app: App, notifications: Notification[]): Page {
   const accounts = embeddedAccounts(app, new Set(notifications.map((n) => n.fromAccountId)));
   const statusIds = new Set<Id>();
   for (const n of notifications) if (n.statusId && STATUS_TYPES.has(n.type)) statusIds.add(n.statusId);
@@ -50,27 +96,23 @@ function render(app: App, notifications: Notification[], viewerId: Id): ApiNotif
       (!STATUS_TYPES.has(n.type) || (n.statusId !== null && statuses.has(n.statusId))) &&
       (n.type !== "admin.report" || (n.reportId != null && reports.has(n.reportId) && targets.has(reports.get(n.reportId)!.targetAccountId))),
   );
-  const apiStatuses = new Map<Id, ApiStatus>();
-  const uniqueStatuses = [...new Set(shown.flatMap((n) => (STATUS_TYPES.has(n.type) && n.statusId ? [n.statusId] : [])))].map(
-    (id) => statuses.get(id)!,
-  );
-  toApiStatuses(app, uniqueStatuses, viewerId).forEach((s, i) => apiStatuses.set(uniqueStatuses[i].id, s));
+  const unique = [...new Set(shown.flatMap((n) => statusIdOf(n) ?? []))].map((id) => statuses.get(id)!);
+  return { shown, accounts, statuses: unique, reports, targets };
+}
 
-  return shown.map((n) => {
-    const out: ApiNotification = {
-      id: n.id,
-      type: n.type,
-      created_at: new Date(n.createdAt).toISOString(),
-      group_key: n.groupKey ?? `ungrouped-${n.id}`,
-      account: accounts.get(n.fromAccountId)!.json,
-    };
-    if (STATUS_TYPES.has(n.type) && n.statusId) out.status = apiStatuses.get(n.statusId)!;
-    if (n.type === "admin.report" && n.reportId) {
-      const report = reports.get(n.reportId)!;
-      out.report = toApiReport(app, report, targets.get(report.targetAccountId)!);
-    }
-    return out;
-  });
+/** The notification's own fields and its report; `account` and `status` are the callers'. */
+function ownFields(app: App, n: Notification, page: Page): Omit<ApiNotification, "account"> {
+  const out: Omit<ApiNotification, "account"> = {
+    id: n.id,
+    type: n.type,
+    created_at: isoTime(n.createdAt),
+    group_key: n.groupKey ?? `ungrouped-${n.id}`,
+  };
+  if (n.type === "admin.report" && n.reportId) {
+    const report = page.reports.get(n.reportId)!;
+    out.report = toApiReport(app, report, page.targets.get(report.targetAccountId)!);
+  }
+  return out;
 }
 
 export function toApiNotification(app: App, notification: Notification, viewerId: Id): ApiNotification | undefined {

@@ -199,10 +199,11 @@ function sharedText(app: App, s: Status, b: Batch): string {
   return text;
 }
 
-/** Cached embedded accounts are shared, frozen and replaced when they change: their text is kept beside them. */
+// Cached embedded accounts are shared, frozen and replaced when they change: their text is kept beside them.
 const accountTexts = new WeakMap<object, string>();
 
-function accountText(a: EmbeddedAccount | undefined): string {
+/** An embedded account's JSON text, kept beside its cached rendering. */
+export function accountText(a: EmbeddedAccount | undefined): string {
   if (!a) return "null";
   let text = accountTexts.get(a.json);
   if (text === undefined) accountTexts.set(a.json, (text = JSON.stringify(a.json)));
@@ -253,10 +254,15 @@ export function toApiStatuses(app: App, statuses: Status[], viewerId: Id | null,
  * text where the rows allow it.
  */
 export function toApiStatusesJson(app: App, statuses: Status[], viewerId: Id | null): string {
-  if (statuses.length === 0) return "[]";
+  return "[" + toApiStatusTexts(app, statuses, viewerId).join(",") + "]";
+}
+
+/** Each status's JSON text, in input order (for entities that embed statuses). */
+export function toApiStatusTexts(app: App, statuses: Status[], viewerId: Id | null): string[] {
+  if (statuses.length === 0) return [];
   return readTx(app.db, () => {
     const batch = loadBatch(app, statuses, viewerId);
-    return "[" + statuses.map((s) => renderText(app, s, batch, viewerId)).join(",") + "]";
+    return statuses.map((s) => renderText(app, s, batch, viewerId));
   });
 }
 

@@ -1,4 +1,4 @@
-// Timelines are written as JSON text assembled from cached pieces (serializers/status.ts,
+// Timelines and notifications are written as JSON text assembled from cached pieces (serializers/status.ts,
 // toApiStatusesJson). These tests pin down that the text is exactly the page the object
 // serializer builds, for every kind of field, and that no cached piece outlives a change.
 import { test } from "node:test";
@@ -9,6 +9,8 @@ import { closeApp, createApp } from "../../src/main.ts";
 import type { App } from "../../src/app.ts";
 import { createCustomEmoji } from "../../src/services/custom-emojis.ts";
 import { toApiStatuses } from "../../src/serializers/status.ts";
+import { toApiNotifications } from "../../src/serializers/notification.ts";
+import { listNotifications, notificationFilter } from "../../src/services/notification-reads.ts";
 import { insertRemoteMedia } from "../../src/storage/media-attachments.ts";
 import { findStatusesByIds } from "../../src/storage/statuses.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
@@ -138,4 +140,35 @@ test("a cached status text never outlives a change to what it shows", async (t) 
     await closeApp(other);
   }
   assert.deepEqual((await seen()).media_attachments.map((m: { description: string }) => m.description), ["first", "from elsewhere"]);
+});
+
+test("the notifications page as text carries exactly what the notification serializer builds", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice", { role: "admin" });
+  const bob = await s.user("bob");
+  const carol = await s.user("carol");
+  await emoji(s.app, "wave");
+  await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/follow`);
+  const post = await s.api(alice, "POST", "/api/v1/statuses", { status: "hello :wave: #roost" });
+  attachMedia(s.app, alice.id, post.id, "a picture");
+  await s.api(bob, "POST", `/api/v1/statuses/${post.id}/favourite`);
+  await s.api(carol, "POST", `/api/v1/statuses/${post.id}/reblog`);
+  await s.api(carol, "POST", "/api/v1/statuses", { status: "@alice look", visibility: "direct" });
+  await s.api(alice, "POST", `/api/v1/statuses/${post.id}/favourite`);
+  await s.api(carol, "POST", "/api/v1/reports", { account_id: bob.id, comment: "spam", category: "spam" });
+  await s.drainJobs();
+
+  for (let round = 0; round < 2; round++) {
+    const page = await s.api<any[]>(alice, "GET", "/api/v1/notifications");
+    assert.deepEqual(page.map((n) => n.type).sort(), ["admin.report", "favourite", "follow", "mention", "reblog"]);
+    const list = listNotifications(s.app, alice.id, notificationFilter(undefined, undefined, undefined), { limit: 40 });
+    assert.deepEqual(page, JSON.parse(JSON.stringify(toApiNotifications(s.app, list, alice.id))));
+    const fav = page.find((n) => n.type === "favourite");
+    assert.deepEqual([fav.status.favourited, fav.status.favourites_count, fav.status.media_attachments.length], [true, 2, 1]);
+    const report = page.find((n) => n.type === "admin.report");
+    assert.deepEqual([report.report.comment, report.report.target_account.id, report.status], ["spam", bob.id, undefined]);
+  }
+  const res = await s.req(alice, "GET", "/api/v1/notifications");
+  assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
 });

@@ -14,7 +14,8 @@ import {
   notificationFilter,
   unreadNotificationCount,
 } from "../../../../services/notification-reads.ts";
-import { toApiNotification, toApiNotifications } from "../../../../serializers/notification.ts";
+import { toApiNotification, toApiNotificationsJson } from "../../../../serializers/notification.ts";
+import { jsonText } from "../../../headers.ts";
 
 const READ = ["read:notifications"];
 const WRITE = ["write:notifications"];
@@ -36,7 +37,7 @@ export function registerNotificationsRoutes(app: App, r: Router): void {
       nextAlways: true,
       keep: ["types", "exclude_types", "account_id"],
     });
-    return toApiNotifications(app, list, viewer.account.id);
+    return jsonText(event, toApiNotificationsJson(app, list, viewer.account.id));
   });
 
   // Mastodon 4.3: counts notifications past the `notifications` marker, capped at `limit`.
