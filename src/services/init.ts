@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from "node:crypto";
+import { createECDH, generateKeyPairSync } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Config, ConfigError, type Registrations, isInitialised, writeConfigFile } from "../config/config.ts";
@@ -17,17 +17,21 @@ export interface InitOptions {
 export const databasePath = (dataDir: string) => join(dataDir, "roost.db");
 export const mediaPath = (dataDir: string) => join(dataDir, "media");
 
-/** Web Push (VAPID) key pair: P-256, public key as an uncompressed point, both base64url. */
+/**
+ * Web Push (VAPID) key pair: P-256, public key as an uncompressed point, both base64url.
+ * Made with ECDH rather than generateKeyPairSync + JWK export: on Node 20 that export can
+ * deadlock the process when the GC frees the key-generation job in the middle of it (seen as
+ * a test process hanging in KeyGenJob's destructor under ExportJWKEcKey).
+ */
 export function generateVapidKeys(): { publicKey: string; privateKey: string } {
-  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
-  const pub = publicKey.export({ format: "jwk" });
-  const priv = privateKey.export({ format: "jwk" });
-  const point = Buffer.concat([
-    Buffer.from([4]),
-    Buffer.from(pub.x!, "base64url"),
-    Buffer.from(pub.y!, "base64url"),
-  ]);
-  return { publicKey: point.toString("base64url"), privateKey: priv.d! };
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  // Both are fixed-size on the wire; a key with leading zero bytes comes back shorter.
+  const fixed = (b: Buffer, size: number) => Buffer.concat([Buffer.alloc(Math.max(0, size - b.length)), b]);
+  return {
+    publicKey: fixed(ecdh.getPublicKey(), 65).toString("base64url"),
+    privateKey: fixed(ecdh.getPrivateKey(), 32).toString("base64url"),
+  };
 }
 
 /**
