@@ -184,6 +184,9 @@ export const STATUS_JSON_CACHE: RowCacheSpec = {
   ],
 };
 
+/** Remote posts may be large (a signed body is up to 1 MB): those are rendered every time. */
+const MAX_CACHED_TEXT = 64 * 1024;
+
 interface SharedText {
   row: Status;
   text: string;
@@ -195,7 +198,7 @@ function sharedText(app: App, s: Status, b: Batch): string {
   if (hit && hit.row === s) return hit.text;
   const json = JSON.stringify(sharedFields(app, s, b, {}));
   const text = json.slice(0, -1);
-  if (cache && findRowCache<Status>(app, STATUS_ROWS_CACHE)?.get(s.id) === s) cache.set(s.id, { row: s, text });
+  if (cache && text.length <= MAX_CACHED_TEXT && findRowCache<Status>(app, STATUS_ROWS_CACHE)?.get(s.id) === s) cache.set(s.id, { row: s, text });
   return text;
 }
 

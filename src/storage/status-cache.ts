@@ -16,6 +16,8 @@ export const STATUS_ROWS_CACHE: RowCacheSpec = {
   watches: [["statuses", "id"]],
 };
 
+const MAX_CACHED_CHARS = 64 * 1024;
+
 /** Live statuses by id, from the cache or one query for the misses; missing ones are absent. */
 export function findLiveStatusesCached(app: App, ids: Iterable<Id>): Map<Id, Status> {
   return readTx(app.db, () => {
@@ -30,7 +32,8 @@ export function findLiveStatusesCached(app: App, ids: Iterable<Id>): Map<Id, Sta
     }
     for (const [id, st] of findLiveStatuses(app.db, missing)) {
       found.set(id, st);
-      cache?.set(id, deepFreeze(st));
+      // Remote posts may be large (a signed body is up to 1 MB): those are read every time.
+      if (st.content.length + st.text.length <= MAX_CACHED_CHARS) cache?.set(id, deepFreeze(st));
     }
     return found;
   });

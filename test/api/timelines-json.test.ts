@@ -8,7 +8,9 @@ import { loadConfig } from "../../src/config/config.ts";
 import { closeApp, createApp } from "../../src/main.ts";
 import type { App } from "../../src/app.ts";
 import { createCustomEmoji } from "../../src/services/custom-emojis.ts";
-import { toApiStatuses } from "../../src/serializers/status.ts";
+import { STATUS_JSON_CACHE, toApiStatuses } from "../../src/serializers/status.ts";
+import { findRowCache } from "../../src/db/row-cache.ts";
+import { STATUS_ROWS_CACHE } from "../../src/storage/status-cache.ts";
 import { toApiNotifications } from "../../src/serializers/notification.ts";
 import { listNotifications, notificationFilter } from "../../src/services/notification-reads.ts";
 import { insertRemoteMedia } from "../../src/storage/media-attachments.ts";
@@ -171,4 +173,25 @@ test("the notifications page as text carries exactly what the notification seria
   }
   const res = await s.req(alice, "GET", "/api/v1/notifications");
   assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
+});
+
+test("a very large post is served whole but kept in no cache", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const bob = await s.user("bob");
+  await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/follow`);
+  const post = await s.api(alice, "POST", "/api/v1/statuses", { status: "soon large" });
+  await s.drainJobs();
+  // As a remote server may send one (the inbox takes signed bodies up to 1 MB).
+  const big = `<p>${"x".repeat(200_000)}</p>`;
+  s.app.db.prepare("UPDATE statuses SET content = ? WHERE id = ?").run(big, BigInt(post.id));
+  for (let i = 0; i < 2; i++) assert.equal((await home(s, bob)).find((x) => x.id === post.id).content, big);
+  assert.equal(findRowCache(s.app, STATUS_ROWS_CACHE)!.get(post.id), undefined);
+  assert.equal(findRowCache(s.app, STATUS_JSON_CACHE)!.get(post.id), undefined);
+  // An ordinary post on the same page is cached.
+  const small = await s.api(alice, "POST", "/api/v1/statuses", { status: "small" });
+  await s.drainJobs();
+  for (let i = 0; i < 2; i++) await home(s, bob);
+  assert.notEqual(findRowCache(s.app, STATUS_JSON_CACHE)!.get(small.id), undefined);
 });
