@@ -171,6 +171,14 @@ export const EMBEDDED_ACCOUNTS_CACHE: RowCacheSpec = {
   ],
 };
 
+const MAX_CACHED_PROFILE = 64 * 1024;
+
+function profileChars(a: Account): number {
+  let n = a.note.length + a.displayName.length;
+  for (const f of a.fields) n += f.name.length + f.value.length;
+  return n;
+}
+
 /**
  * Accounts by id, rendered from the database (missing ids are absent), for pages that embed
  * many of them. Renderings are cached until the account, its user or any custom emoji
@@ -198,7 +206,8 @@ export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedA
       const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain });
       out.set(a.id, e);
       // A moved account embeds its target's rendering, which is not watched for it.
-      if (a.movedToAccountId === null) cache?.set(a.id, e);
+      // Nor is a very large profile (remote notes and fields may be long): rendered every time.
+      if (a.movedToAccountId === null && profileChars(a) <= MAX_CACHED_PROFILE) cache?.set(a.id, e);
     }
     return out;
   });

@@ -10,6 +10,7 @@ import type { App } from "../../src/app.ts";
 import { createCustomEmoji } from "../../src/services/custom-emojis.ts";
 import { STATUS_JSON_CACHE, toApiStatuses } from "../../src/serializers/status.ts";
 import { findRowCache } from "../../src/db/row-cache.ts";
+import { EMBEDDED_ACCOUNTS_CACHE } from "../../src/serializers/account.ts";
 import { STATUS_ROWS_CACHE } from "../../src/storage/status-cache.ts";
 import { toApiNotifications } from "../../src/serializers/notification.ts";
 import { listNotifications, notificationFilter } from "../../src/services/notification-reads.ts";
@@ -194,4 +195,25 @@ test("a very large post is served whole but kept in no cache", async (t) => {
   await s.drainJobs();
   for (let i = 0; i < 2; i++) await home(s, bob);
   assert.notEqual(findRowCache(s.app, STATUS_JSON_CACHE)!.get(small.id), undefined);
+});
+
+test("a very large profile is embedded whole but kept in no cache", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const bob = await s.user("bob");
+  await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/follow`);
+  const post = await s.api(alice, "POST", "/api/v1/statuses", { status: "hello" });
+  await s.drainJobs();
+  const big = `<p>${"y".repeat(100_000)}</p>`;
+  s.app.db.prepare("UPDATE accounts SET note = ? WHERE id = ?").run(big, BigInt(alice.id));
+  for (let i = 0; i < 2; i++) assert.equal((await home(s, bob)).find((x) => x.id === post.id).account.note, big);
+  assert.equal(findRowCache(s.app, EMBEDDED_ACCOUNTS_CACHE)!.get(alice.id), undefined);
+  // An ordinary profile beside it is cached.
+  const carol = await s.user("carol");
+  await s.api(bob, "POST", `/api/v1/accounts/${carol.id}/follow`);
+  await s.api(carol, "POST", "/api/v1/statuses", { status: "hi" });
+  await s.drainJobs();
+  for (let i = 0; i < 2; i++) await home(s, bob);
+  assert.notEqual(findRowCache(s.app, EMBEDDED_ACCOUNTS_CACHE)!.get(carol.id), undefined);
 });
