@@ -205,8 +205,8 @@ export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedA
     for (const a of accounts) {
       const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain });
       out.set(a.id, e);
-      // A moved account embeds its target's rendering, which is not watched for it.
-      // Nor is a very large profile (remote notes and fields may be long): rendered every time.
+      // Not cached: a moved account (it embeds its target's rendering, which is not watched
+      // for it) and a very large profile (remote notes and fields may be long).
       if (a.movedToAccountId === null && profileChars(a) <= MAX_CACHED_PROFILE) cache?.set(a.id, e);
     }
     return out;
