@@ -18,7 +18,8 @@ let files = collect("test");
 if (filter.length) files = files.filter((f) => filter.some((x) => f.includes(x)));
 const r = spawnSync(
   process.execPath,
-  ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...files],
+  // A test that hangs fails after 3 minutes (the slowest takes ~20 s) instead of stalling CI.
+  ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=180000", "--test-reporter=spec", ...files],
   { stdio: "inherit", env: { ...process.env, ROOST_LOG_LEVEL: process.env.ROOST_LOG_LEVEL ?? "silent" } },
 );
 process.exit(r.status ?? 1);
