@@ -42,6 +42,13 @@ export class RowCache<V> {
   }
 }
 
+/**
+ * The most characters of text an entry may carry. Remote posts and profiles can be large (a
+ * signed body is up to 1 MB); those are read and rendered every time, so that a peer cannot
+ * fill memory through the caches.
+ */
+export const MAX_CACHED_CHARS = 64 * 1024;
+
 /** A cache's definition: its name in `app.cache`, size and `[table, keyColumn]` watches. */
 export interface RowCacheSpec {
   name: string;

@@ -2,7 +2,7 @@
 import { domainToUnicode } from "node:url";
 import type { App } from "../app.ts";
 import { readTx } from "../db/db.ts";
-import { deepFreeze, findRowCache, type RowCacheSpec } from "../db/row-cache.ts";
+import { deepFreeze, findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../db/row-cache.ts";
 import type { Id } from "../lib/ids.ts";
 import { mediaUrl } from "../lib/urls.ts";
 import { defaultAvatarUrl, defaultHeaderUrl } from "../media/default-images.ts";
@@ -171,8 +171,6 @@ export const EMBEDDED_ACCOUNTS_CACHE: RowCacheSpec = {
   ],
 };
 
-const MAX_CACHED_PROFILE = 64 * 1024;
-
 function profileChars(a: Account): number {
   let n = a.note.length + a.displayName.length;
   for (const f of a.fields) n += f.name.length + f.value.length;
@@ -206,8 +204,8 @@ export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedA
       const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain });
       out.set(a.id, e);
       // Not cached: a moved account (it embeds its target's rendering, which is not watched
-      // for it) and a very large profile (remote notes and fields may be long).
-      if (a.movedToAccountId === null && profileChars(a) <= MAX_CACHED_PROFILE) cache?.set(a.id, e);
+      // for it) and a very large profile (see MAX_CACHED_CHARS).
+      if (a.movedToAccountId === null && profileChars(a) <= MAX_CACHED_CHARS) cache?.set(a.id, e);
     }
     return out;
   });

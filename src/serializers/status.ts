@@ -11,7 +11,7 @@ import { findApplicationLabels } from "../storage/status-applications.ts";
 import { loadViewerFlags, type ViewerFlags } from "../storage/status-viewer-flags.ts";
 import { findStatusLinks, type MentionedAccount } from "../storage/status-links.ts";
 import { findLiveStatusesCached, STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
-import { findRowCache, type RowCacheSpec } from "../db/row-cache.ts";
+import { findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../db/row-cache.ts";
 import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
@@ -184,9 +184,6 @@ export const STATUS_JSON_CACHE: RowCacheSpec = {
   ],
 };
 
-/** Remote posts may be large (a signed body is up to 1 MB): those are rendered every time. */
-const MAX_CACHED_TEXT = 64 * 1024;
-
 interface SharedText {
   row: Status;
   text: string;
@@ -198,7 +195,7 @@ function sharedText(app: App, s: Status, b: Batch): string {
   if (hit && hit.row === s) return hit.text;
   const json = JSON.stringify(sharedFields(app, s, b, {}));
   const text = json.slice(0, -1);
-  if (cache && text.length <= MAX_CACHED_TEXT && findRowCache<Status>(app, STATUS_ROWS_CACHE)?.get(s.id) === s) cache.set(s.id, { row: s, text });
+  if (cache && text.length <= MAX_CACHED_CHARS && findRowCache<Status>(app, STATUS_ROWS_CACHE)?.get(s.id) === s) cache.set(s.id, { row: s, text });
   return text;
 }
 
@@ -217,8 +214,7 @@ function renderText(app: App, s: Status, b: Batch, viewerId: Id | null): string 
   let out = sharedText(app, s, b);
   const own = viewerFields(s, b, viewerId);
   if (own) out += "," + JSON.stringify(own).slice(1, -1);
-  const mentions = b.mentions.get(s.id);
-  out += mentions ? `,"mentions":${JSON.stringify(mentionsOf(s, b))}` : ',"mentions":[]';
+  out += `,"mentions":${JSON.stringify(mentionsOf(s, b))}`;
   const original = s.reblogOfId ? b.originals.get(s.reblogOfId) : undefined;
   out += `,"reblog":${original ? renderText(app, original, b, viewerId) : "null"}`;
   return out + `,"account":${accountText(b.authors.get(s.accountId))}}`;

@@ -1,6 +1,6 @@
 import type { App } from "../app.ts";
 import { type DB, idListJson, readTx } from "../db/db.ts";
-import { deepFreeze, findRowCache, type RowCacheSpec } from "../db/row-cache.ts";
+import { deepFreeze, findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../db/row-cache.ts";
 import type { Id } from "../lib/ids.ts";
 import { allRows } from "../db/rows.ts";
 import { rowToStatus, type Status } from "./statuses.ts";
@@ -16,8 +16,6 @@ export const STATUS_ROWS_CACHE: RowCacheSpec = {
   watches: [["statuses", "id"]],
 };
 
-const MAX_CACHED_CHARS = 64 * 1024;
-
 /** Live statuses by id, from the cache or one query for the misses; missing ones are absent. */
 export function findLiveStatusesCached(app: App, ids: Iterable<Id>): Map<Id, Status> {
   return readTx(app.db, () => {
@@ -32,7 +30,6 @@ export function findLiveStatusesCached(app: App, ids: Iterable<Id>): Map<Id, Sta
     }
     for (const [id, st] of findLiveStatuses(app.db, missing)) {
       found.set(id, st);
-      // Remote posts may be large (a signed body is up to 1 MB): those are read every time.
       if (st.content.length + st.text.length <= MAX_CACHED_CHARS) cache?.set(id, deepFreeze(st));
     }
     return found;

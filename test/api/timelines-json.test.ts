@@ -1,7 +1,7 @@
 // Timelines and notifications are written as JSON text assembled from cached pieces (serializers/status.ts,
 // toApiStatusesJson). These tests pin down that the text is exactly the page the object
 // serializer builds, for every kind of field, and that no cached piece outlives a change.
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import { loadConfig } from "../../src/config/config.ts";
@@ -45,6 +45,18 @@ function attachMedia(app: App, accountId: string, statusId: string, description:
 function expected(s: TestServer, page: { id: string }[], viewerId: string | null) {
   const rows = findStatusesByIds(s.app.db, page.map((p) => p.id));
   return JSON.parse(JSON.stringify(toApiStatuses(s.app, page.map((p) => rows.get(p.id)!), viewerId)));
+}
+
+/** A server where bob follows alice, who has posted `text` (fanned out to bob's home). */
+async function followedPost(t: TestContext, text: string) {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const bob = await s.user("bob");
+  await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/follow`);
+  const post = await s.api(alice, "POST", "/api/v1/statuses", { status: text });
+  await s.drainJobs();
+  return { s, alice, bob, post };
 }
 
 async function home(s: TestServer, who: TestUser) {
@@ -107,13 +119,7 @@ test("timeline text carries exactly what the status serializer builds", async (t
 });
 
 test("a cached status text never outlives a change to what it shows", async (t) => {
-  const s = await startTestServer();
-  t.after(() => s.close());
-  const alice = await s.user("alice");
-  const bob = await s.user("bob");
-  await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/follow`);
-  const post = await s.api(alice, "POST", "/api/v1/statuses", { status: "hello :party:" });
-  await s.drainJobs();
+  const { s, alice, bob, post } = await followedPost(t, "hello :party:");
   const seen = async () => (await home(s, bob)).find((x) => x.id === post.id);
   for (let i = 0; i < 2; i++) assert.deepEqual([(await seen()).emojis, (await seen()).media_attachments], [[], []]);
 
@@ -177,13 +183,7 @@ test("the notifications page as text carries exactly what the notification seria
 });
 
 test("a very large post is served whole but kept in no cache", async (t) => {
-  const s = await startTestServer();
-  t.after(() => s.close());
-  const alice = await s.user("alice");
-  const bob = await s.user("bob");
-  await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/follow`);
-  const post = await s.api(alice, "POST", "/api/v1/statuses", { status: "soon large" });
-  await s.drainJobs();
+  const { s, alice, bob, post } = await followedPost(t, "soon large");
   // As a remote server may send one (the inbox takes signed bodies up to 1 MB).
   const big = `<p>${"x".repeat(200_000)}</p>`;
   s.app.db.prepare("UPDATE statuses SET content = ? WHERE id = ?").run(big, BigInt(post.id));
@@ -198,13 +198,7 @@ test("a very large post is served whole but kept in no cache", async (t) => {
 });
 
 test("a very large profile is embedded whole but kept in no cache", async (t) => {
-  const s = await startTestServer();
-  t.after(() => s.close());
-  const alice = await s.user("alice");
-  const bob = await s.user("bob");
-  await s.api(bob, "POST", `/api/v1/accounts/${alice.id}/follow`);
-  const post = await s.api(alice, "POST", "/api/v1/statuses", { status: "hello" });
-  await s.drainJobs();
+  const { s, alice, bob, post } = await followedPost(t, "hello");
   const big = `<p>${"y".repeat(100_000)}</p>`;
   s.app.db.prepare("UPDATE accounts SET note = ? WHERE id = ?").run(big, BigInt(alice.id));
   for (let i = 0; i < 2; i++) assert.equal((await home(s, bob)).find((x) => x.id === post.id).account.note, big);
