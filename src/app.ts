@@ -24,4 +24,9 @@ export interface App {
   mediaDir: string;
   /** In-memory caches that are safe to lose (token lookups, settings). */
   cache: Map<string, unknown>;
+  /**
+   * Every route the HTTP layer serves, as services/capabilities.ts routeKey()s; filled by
+   * createHttpApp. The instance documents advertise only what these routes serve.
+   */
+  routes: ReadonlySet<string>;
 }

@@ -34,6 +34,7 @@ export function createApp(config: Config, opts: CreateAppOptions = {}): App {
     baseUrl: baseUrl(config),
     mediaDir: mediaPath(config.dataDir),
     cache: new Map(),
+    routes: new Set(),
   } as Omit<App, "jobs" | "pool"> as App;
   app.pool = createWorkerPool({ maxThreads: config.poolMaxThreads, idleTimeout: config.poolIdleMs, log });
   app.jobs = createJobs(app);

@@ -10,6 +10,7 @@ import { corsHeaders, preflightHeaders } from "./headers.ts";
 import { TOKEN_OWNERS_CACHE } from "./token-cache.ts";
 import { Router } from "./router.ts";
 import { registerRoutes } from "./routes.ts";
+import { routeKey } from "../services/capabilities.ts";
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; form-action 'none'";
 
@@ -116,5 +117,6 @@ export function createHttpApp(app: App): HttpApp {
 
   const router = new Router(h3);
   registerRoutes(app, router);
+  app.routes = new Set(router.routes.map((r) => routeKey(r.method, r.path)));
   return { h3, router };
 }
