@@ -1,11 +1,17 @@
 import type { App } from "../app.ts";
+import { IMAGE_CONTENT_TYPES } from "../media/image-types.ts";
+import { type Capabilities, instanceVersion, mastodonApiVersion } from "../services/capabilities.ts";
 import type { InstanceInfo } from "../services/instance.ts";
-import { INSTANCE_VERSION, MASTODON_API_VERSION, SOURCE_URL } from "../version.ts";
+import { SOURCE_URL } from "../version.ts";
 import { toApiAccount } from "./account.ts";
 import { toApiRule } from "./rule.ts";
 
 // https://docs.joinmastodon.org/entities/Instance/ and V1_Instance. Clients read their limits
-// here at start-up (Ivory refuses to start when a field is missing), so every key is always sent.
+// here at start-up and believe every capability they see, so each one is advertised only while it
+// is served (services/capabilities.ts). What stands for "not served" is the value the clients that
+// matter handle best: a 4.2-shaped document (no api_versions, no vapid), null URLs (as Pixelfed
+// sends) and zero limits; objects and limit keys stay, because Elk and Ice Cubes fail on a missing
+// `polls` or `media_attachments`.
 
 /** Mastodon's accepted upload types (MediaAttachment.supported_mime_types). */
 export const SUPPORTED_MIME_TYPES = [
@@ -61,22 +67,30 @@ export const ICON_SIZES = [36, 48, 72, 96, 144, 192, 256, 384, 512];
 export const instanceThumbnailUrl = (baseUrl: string) => `${baseUrl}/instance/thumbnail.png`;
 export const instanceIconUrl = (baseUrl: string, size: number) => `${baseUrl}/instance/icons/${size}.png`;
 
-/** Where clients open the streaming API (same host; ws:// only for plain-http test set-ups). */
-export const streamingUrl = (app: App) => `${app.config.protocol === "https" ? "wss" : "ws"}://${app.config.domain}`;
+/**
+ * Where clients open the streaming API (same host; ws:// only for plain-http test set-ups), or
+ * null while it is not served: masto.js (Elk, Phanpy) would retry an unserved URL forever and
+ * Phanpy would never fall back to polling for notifications; without one both simply poll.
+ */
+export const streamingUrl = (app: App, caps: Capabilities) =>
+  caps.streaming ? `${app.config.protocol === "https" ? "wss" : "ws"}://${app.config.domain}` : null;
 
 const LANGUAGES = ["en"];
 
-function statusesConfig(app: App) {
+function statusesConfig(app: App, caps: Capabilities) {
   return {
     max_characters: app.config.maxStatusChars,
-    max_media_attachments: app.config.maxMediaAttachments,
+    // 0 without the media API: Phanpy, Tusky and Mastodon for iOS then disable their media button.
+    max_media_attachments: caps.mediaUpload ? app.config.maxMediaAttachments : 0,
     characters_reserved_per_url: LIMITS.charactersReservedPerUrl,
   };
 }
 
-function mediaConfig(app: App) {
+function mediaConfig(app: App, caps: Capabilities) {
   return {
-    supported_mime_types: SUPPORTED_MIME_TYPES,
+    // Without the media API only avatars and headers can be uploaded; Elk's profile image picker
+    // offers exactly the image types listed here.
+    supported_mime_types: caps.mediaUpload ? SUPPORTED_MIME_TYPES : Object.values(IMAGE_CONTENT_TYPES),
     description_limit: LIMITS.descriptionLimit,
     image_size_limit: app.config.maxImageBytes,
     image_matrix_limit: LIMITS.imageMatrixLimit,
@@ -86,9 +100,11 @@ function mediaConfig(app: App) {
   };
 }
 
-function pollsConfig(app: App) {
+function pollsConfig(app: App, caps: Capabilities) {
   return {
-    max_options: app.config.maxPollOptions,
+    // No polls: Phanpy hides its poll button below 2 options. The other limits stay, Tusky builds
+    // its duration menu from min..max_expiration and fails on an empty one.
+    max_options: caps.polls ? app.config.maxPollOptions : 0,
     max_characters_per_option: LIMITS.pollMaxCharactersPerOption,
     min_expiration: LIMITS.pollMinExpiration,
     max_expiration: LIMITS.pollMaxExpiration,
@@ -98,13 +114,15 @@ function pollsConfig(app: App) {
 /** GET /api/v2/instance. */
 export function toApiInstanceV2(app: App, info: InstanceInfo) {
   const c = app.config;
+  const caps = info.capabilities;
+  const apiVersion = mastodonApiVersion(caps);
   const open = c.registrations !== "closed";
   // Anonymous callers may read the public feeds unless the instance requires a login.
   const feedAccess = c.publicApi ? "public" : "authenticated";
   return {
     domain: c.domain,
     title: c.title,
-    version: INSTANCE_VERSION,
+    version: instanceVersion(caps),
     source_url: SOURCE_URL,
     description: c.description,
     usage: { users: { active_month: info.activeMonth } },
@@ -113,15 +131,17 @@ export function toApiInstanceV2(app: App, info: InstanceInfo) {
     languages: LANGUAGES,
     configuration: {
       urls: {
-        streaming: streamingUrl(app),
+        streaming: streamingUrl(app, caps),
         status: null,
         about: `${app.baseUrl}/about`,
         privacy_policy: `${app.baseUrl}/privacy-policy`,
         terms_of_service: info.hasTermsOfService ? `${app.baseUrl}/terms-of-service` : null,
       },
-      vapid: { public_key: c.vapidPublicKey },
+      // Absent as in 4.2 while Web Push is not served (Mastodon for Android then skips it).
+      ...(caps.webPush ? { vapid: { public_key: c.vapidPublicKey } } : {}),
       accounts: {
-        max_featured_tags: LIMITS.maxFeaturedTags,
+        // 0 while featured tags are not served, as Pixelfed sends.
+        max_featured_tags: caps.featuredTags ? LIMITS.maxFeaturedTags : 0,
         max_pinned_statuses: LIMITS.maxPinnedStatuses,
         max_display_name_length: LIMITS.maxDisplayNameLength,
         max_note_length: LIMITS.maxNoteLength,
@@ -129,14 +149,14 @@ export function toApiInstanceV2(app: App, info: InstanceInfo) {
         profile_field_name_limit: LIMITS.profileFieldLimit,
         profile_field_value_limit: LIMITS.profileFieldLimit,
       },
-      statuses: statusesConfig(app),
-      media_attachments: mediaConfig(app),
-      polls: pollsConfig(app),
-      translation: { enabled: false },
+      statuses: statusesConfig(app, caps),
+      media_attachments: mediaConfig(app, caps),
+      polls: pollsConfig(app, caps),
+      translation: { enabled: caps.translation },
       timelines_access: {
         live_feeds: { local: feedAccess, remote: feedAccess },
         hashtag_feeds: { local: feedAccess, remote: feedAccess },
-        trending_link_feeds: { local: feedAccess, remote: feedAccess },
+        trending_link_feeds: caps.linkTimeline ? { local: feedAccess, remote: feedAccess } : { local: "disabled", remote: "disabled" },
       },
       limited_federation: false,
     },
@@ -148,7 +168,7 @@ export function toApiInstanceV2(app: App, info: InstanceInfo) {
       min_age: null,
       url: null,
     },
-    api_versions: { mastodon: MASTODON_API_VERSION },
+    ...(apiVersion === undefined ? {} : { api_versions: { mastodon: apiVersion } }),
     contact: {
       email: c.contactEmail,
       account: info.contactAccount ? toApiAccount(app, info.contactAccount) : null,
@@ -160,14 +180,15 @@ export function toApiInstanceV2(app: App, info: InstanceInfo) {
 /** GET /api/v1/instance (deprecated, still read by many clients for version sniffing). */
 export function toApiInstanceV1(app: App, info: InstanceInfo) {
   const c = app.config;
+  const caps = info.capabilities;
   return {
     uri: c.domain,
     title: c.title,
     short_description: c.description,
     description: c.description,
     email: c.contactEmail,
-    version: INSTANCE_VERSION,
-    urls: { streaming_api: streamingUrl(app) },
+    version: instanceVersion(caps),
+    urls: { streaming_api: streamingUrl(app, caps) },
     stats: {
       user_count: info.stats?.userCount ?? 0,
       status_count: info.stats?.statusCount ?? 0,
@@ -180,10 +201,10 @@ export function toApiInstanceV1(app: App, info: InstanceInfo) {
     // No invite API in roost (yet): clients should not offer to create invites.
     invites_enabled: false,
     configuration: {
-      accounts: { max_featured_tags: LIMITS.maxFeaturedTags },
-      statuses: statusesConfig(app),
-      media_attachments: mediaConfig(app),
-      polls: pollsConfig(app),
+      accounts: { max_featured_tags: caps.featuredTags ? LIMITS.maxFeaturedTags : 0 },
+      statuses: statusesConfig(app, caps),
+      media_attachments: mediaConfig(app, caps),
+      polls: pollsConfig(app, caps),
     },
     contact_account: info.contactAccount ? toApiAccount(app, info.contactAccount) : null,
     rules: info.rules.map(toApiRule),

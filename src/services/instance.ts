@@ -10,6 +10,7 @@ import {
 } from "../storage/instance-stats.ts";
 import { type Rule, listRules } from "../storage/rules.ts";
 import { countActiveUsersSince } from "../storage/users.ts";
+import { type Capabilities, serverCapabilities } from "./capabilities.ts";
 import { getClosedRegistrationsMessage, getTermsOfService } from "./instance-pages.ts";
 
 const DAY = 86_400_000;
@@ -26,6 +27,8 @@ export interface InstanceInfo {
   /** HTML, only while registrations are closed. */
   closedRegistrationsMessage: string | null;
   hasTermsOfService: boolean;
+  /** What is served, hence what the documents may advertise. */
+  capabilities: Capabilities;
 }
 
 export function getInstanceInfo(app: App, opts: { stats?: boolean } = {}): InstanceInfo {
@@ -39,6 +42,7 @@ export function getInstanceInfo(app: App, opts: { stats?: boolean } = {}): Insta
     activeMonth: activeUsers(app, 28),
     closedRegistrationsMessage: app.config.registrations === "closed" ? getClosedRegistrationsMessage(app) : null,
     hasTermsOfService: getTermsOfService(app) !== undefined,
+    capabilities: serverCapabilities(app),
   };
 }
 
