@@ -36,4 +36,17 @@ export function registerUserCommands(program: Command): void {
       if (password === undefined) process.stderr.write(`note: ${username} has no password and cannot sign in with one\n`);
       process.stdout.write(account.id + "\n");
     });
+
+  user
+    .command("confirm")
+    .description("confirm a user's e-mail address by hand (sign-ups through the API start unconfirmed)")
+    .argument("<username>", "a local user")
+    .action(async (username: string, _opts: unknown, cmd: Command) => {
+      const { withApp } = await import("../with-app.ts");
+      const { confirmUser } = await import("../../src/services/users.ts");
+      const result = await withApp(cmd, (app) => confirmUser(app, username));
+      if (!result) throw new CliError(`unknown user: ${username}`);
+      const pending = result.user.approved ? "" : "; the account still awaits a moderator's approval";
+      process.stderr.write(`${result.changed ? `confirmed ${username}` : `${username} was already confirmed`}${pending}\n`);
+    });
 }

@@ -93,11 +93,13 @@ export function clientIp(event: H3Event): string | null {
   return typeof ip === "string" ? ip : null;
 }
 
+// Mastodon's order: a suspended account first (require_not_suspended!, every endpoint), then
+// require_user!'s ladder: unconfirmed, pending approval, anything else not functional.
 function checkUserState(user: User, account: Account): void {
-  if (user.disabled || account.suspendedAt !== null || account.memorial || account.movedToAccountId)
-    throw new ApiError(403, "Your login is currently disabled");
+  if (account.suspendedAt !== null) throw new ApiError(403, "Your login is currently disabled");
   if (user.confirmedAt === null) throw new ApiError(403, "Your login is missing a confirmed e-mail address");
   if (!user.approved) throw new ApiError(403, "Your login is currently pending approval");
+  if (user.disabled || account.memorial || account.movedToAccountId) throw new ApiError(403, "Your login is currently disabled");
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { H3Event } from "h3";
+import { parse as parseLosslessJson } from "lossless-json";
 import { ApiError, missingParam } from "../errors.ts";
 
 /**
  * One parser for every way clients send parameters (Tusky: forms, Elk/masto.js: JSON,
  * Ivory: both, uploads: multipart). Query and body are merged, body winning. Form and query
  * keys follow Rails: `foo[]=a&foo[]=b` is an array, `source[privacy]=x` a nested hash,
- * `fields_attributes[0][name]=x` an indexed hash (read with `list()`).
+ * `fields_attributes[0][name]=x` an indexed hash (read with `list()`). JSON integers beyond
+ * 2^53 arrive as their exact digits (a string), so ids sent as numbers survive.
  */
 export type Value = string | File | Value[] | { [k: string]: Value } | number | boolean | null;
 type Obj = { [k: string]: Value };
@@ -65,16 +67,52 @@ function isObj(v: unknown): v is Obj {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof File);
 }
 
-/** JSON bodies: copy into null-prototype objects, dropping dangerous keys. */
-function cleanJson(v: unknown, depth = 0): Value {
+/**
+ * JSON bodies: copy into null-prototype objects, dropping dangerous keys. Notes in `seen`
+ * whether a number is an integer too large for a double (its digits were lost).
+ */
+function cleanJson(v: unknown, seen: { imprecise: boolean }, depth = 0): Value {
   if (depth > 32) throw new ApiError(400, "Malformed request body: nested too deeply");
-  if (Array.isArray(v)) return v.map((x) => cleanJson(x, depth + 1));
+  if (Array.isArray(v)) return v.map((x) => cleanJson(x, seen, depth + 1));
   if (v && typeof v === "object") {
     const o: Obj = Object.create(null);
-    for (const [k, x] of Object.entries(v)) if (!FORBIDDEN_KEYS.has(k)) o[k] = cleanJson(x, depth + 1);
+    for (const [k, x] of Object.entries(v)) if (!FORBIDDEN_KEYS.has(k)) o[k] = cleanJson(x, seen, depth + 1);
     return o;
   }
+  if (typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v)) seen.imprecise = true;
   return v as Value;
+}
+
+/** An integer beyond 2^53 stays its exact decimal text, as Ruby's JSON keeps it; others are numbers. */
+function exactNumber(text: string): number | string {
+  const n = Number(text);
+  return Number.isSafeInteger(n) || !/^-?\d+$/.test(text) ? n : text;
+}
+
+/**
+ * A JSON request body. Clients such as Mastodon.py send ids as JSON numbers, which
+ * JSON.parse rounds (117672769330833407 becomes ...400). The native parser runs first (fast,
+ * and it validates); only a body that held such an integer is parsed again by lossless-json,
+ * which keeps it as its digits, so every `str()` read sees what the client sent.
+ */
+function parseJsonBody(text: string): Obj {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "Malformed JSON body");
+  }
+  if (!isObj(parsed)) throw new ApiError(400, "Malformed JSON body: expected an object");
+  const seen = { imprecise: false };
+  const body = cleanJson(parsed, seen) as Obj;
+  if (!seen.imprecise) return body;
+  try {
+    // A repeated key keeps its last value, as with JSON.parse (lossless-json would throw).
+    parsed = parseLosslessJson(text, null, { parseNumber: exactNumber, onDuplicateKey: ({ newValue }) => newValue });
+  } catch {
+    throw new ApiError(400, "Malformed JSON body");
+  }
+  return cleanJson(parsed, seen) as Obj;
 }
 
 export function parseQueryString(search: string, into: Obj = Object.create(null)): Obj {
@@ -146,16 +184,7 @@ export async function readParams(event: H3Event, limits: BodyLimits): Promise<Pa
       const buf = await readLimited(event.req, limits.json);
       const text = new TextDecoder().decode(buf);
       if (ct.includes("json")) {
-        if (text.trim() !== "") {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            throw new ApiError(400, "Malformed JSON body");
-          }
-          if (!isObj(parsed)) throw new ApiError(400, "Malformed JSON body: expected an object");
-          Object.assign(merged, cleanJson(parsed));
-        }
+        if (text.trim() !== "") Object.assign(merged, parseJsonBody(text));
       } else if (text.length > 0) {
         // application/x-www-form-urlencoded, or no content type (curl -d without -H).
         Object.assign(merged, parseQueryString(text));

@@ -63,8 +63,9 @@ export function resetRegistrationRate(app: App): void {
 
 /**
  * Creates the user and returns a token for the registering app, with the app's registered
- * scopes. Open mode: the user is approved at once; approval mode: created unapproved
- * (user endpoints answer 403 until a moderator approves); closed: 403.
+ * scopes. The e-mail address starts unconfirmed: user endpoints answer 403 until it is
+ * confirmed. Open mode: the user is approved at once; approval mode: created unapproved (403
+ * until a moderator approves, after the confirmation); closed: 403.
  */
 export async function registerAccount(
   app: App,
@@ -86,8 +87,9 @@ export async function registerAccount(
   const locale = input.locale && LOCALE_RE.test(input.locale) ? input.locale : null;
   const created = await createUser(app, {
     ...user,
-    // roost has no mail delivery yet, so the e-mail address is taken as confirmed.
-    confirmed: true,
+    // Unconfirmed until the address is confirmed (by an admin with `roost user confirm` until
+    // roost sends mail): anyone may type someone else's address, so the token must not work yet.
+    confirmed: false,
     approved: mode === "open",
     locale,
     reason,

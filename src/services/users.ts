@@ -4,7 +4,7 @@ import { hashPassword } from "../lib/crypto.ts";
 import { EMAIL_RE, USERNAME_RE, Validation } from "../lib/validation.ts";
 import type { Id } from "../lib/ids.ts";
 import { type Account, findAccountByHandle, findAccountById, insertAccount } from "../storage/accounts.ts";
-import { type Role, type User, findUserByEmail, findUserById, insertUser } from "../storage/users.ts";
+import { type Role, type User, findUserByAccountId, findUserByEmail, findUserById, insertUser, updateUser } from "../storage/users.ts";
 import { localActorUrls } from "../lib/urls.ts";
 
 export interface CreateUserInput {
@@ -92,4 +92,19 @@ export async function createUser(app: App, input: CreateUserInput): Promise<{ us
     });
   });
   return { user: findUserById(app.db, userId)!, account: findAccountById(app.db, accountId)! };
+}
+
+/**
+ * Confirms a local user's e-mail address by hand (`roost user confirm`), as the confirmation
+ * link will once roost sends mail. Undefined for an unknown username; `changed` is false when
+ * the address was already confirmed. Approval, where required, is a separate step.
+ */
+export function confirmUser(app: App, username: string): { user: User; changed: boolean } | undefined {
+  const account = findAccountByHandle(app.db, username.replace(/^@/, ""), null);
+  const user = account && findUserByAccountId(app.db, account.id);
+  if (!user) return undefined;
+  if (user.confirmedAt !== null) return { user, changed: false };
+  const now = app.now();
+  updateUser(app.db, user.id, { confirmedAt: now, updatedAt: now });
+  return { user: findUserById(app.db, user.id)!, changed: true };
 }

@@ -21,15 +21,15 @@ const MAX_CHAR = "\u{10FFFF}";
 
 /**
  * What search may show a viewer (`a` joined with its user `u`): not suspended, local ones
- * confirmed and approved, no block either way, not of a domain the viewer blocks, and with
- * `@following` only accounts the viewer follows.
+ * confirmed and approved, not blocking the viewer (the seed: accounts that blocked a user are
+ * hidden from that user), and with `@following` only accounts the viewer follows. Accounts the
+ * viewer blocks or mutes, or whose domain the viewer blocks, stay findable, as in Mastodon
+ * (Account::Search filters neither): clients find them through search to unblock or unmute.
  */
 const SHOWN_TO_VIEWER = `
        AND a.suspended_at IS NULL
        AND (a.domain IS NOT NULL OR (u.confirmed_at IS NOT NULL AND u.approved = 1))
-       AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.account_id = @viewer AND b.target_account_id = a.id)
-                                             OR (b.account_id = a.id AND b.target_account_id = @viewer))
-       AND (a.domain IS NULL OR NOT EXISTS (SELECT 1 FROM account_domain_blocks d WHERE d.account_id = @viewer AND d.domain = a.domain))
+       AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = a.id AND b.target_account_id = @viewer)
        AND (@following = 0 OR EXISTS (SELECT 1 FROM follows f WHERE f.account_id = @viewer AND f.target_account_id = a.id))`;
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => "\\" + c);

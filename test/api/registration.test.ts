@@ -2,13 +2,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { resetRegistrationRate } from "../../src/services/registration.ts";
+import { confirmUser } from "../../src/services/users.ts";
 import { findUserByEmail } from "../../src/storage/users.ts";
 import { appToken } from "./accounts-helpers.ts";
 
 const signUp = (s: TestServer, token: string | null, body: Record<string, unknown>) => s.req(token, "POST", "/api/v1/accounts", body);
 const valid = (name: string) => ({ username: name, email: `${name}@mail.example`, password: "long enough pw", agreement: true, locale: "en" });
 
-test("open registrations: a confirmed, approved user and a working token", async (t) => {
+test("open registrations: the token is refused until the e-mail address is confirmed, then works", async (t) => {
   const s = await startTestServer();
   t.after(() => s.close());
   const { token, applicationId } = appToken(s, ["read", "write", "follow"]);
@@ -21,16 +22,41 @@ test("open registrations: a confirmed, approved user and a working token", async
   assert.equal(typeof r.body.created_at, "number");
   assert.ok(r.body.created_at >= before - 1);
   assert.equal(r.headers.get("cache-control"), "private, no-store");
-
-  const me = await s.api(r.body.access_token, "GET", "/api/v1/accounts/verify_credentials");
-  assert.equal(me.username, "newbie");
-  assert.equal(me.acct, "newbie");
   const user = findUserByEmail(s.app.db, "newbie@mail.example")!;
-  assert.notEqual(user.confirmedAt, null);
+  assert.equal(user.confirmedAt, null, "anyone can type someone else's address");
   assert.equal(user.approved, true);
   assert.equal(user.locale, "en");
   assert.equal(user.createdByAppId, applicationId);
   assert.equal(user.role, "user");
+
+  // Mastodon's require_user!: every endpoint that acts or reads as the user answers 403.
+  const newbie = r.body.access_token;
+  const unconfirmed = { error: "Your login is missing a confirmed e-mail address" };
+  for (const [method, path, body] of [
+    ["GET", "/api/v1/accounts/verify_credentials"],
+    ["PATCH", "/api/v1/accounts/update_credentials", { display_name: "Someone else" }],
+    ["POST", "/api/v1/statuses", { status: "hello" }],
+    ["GET", "/api/v1/timelines/home"],
+    ["GET", "/api/v1/notifications"],
+  ] as const) {
+    const res = await s.req(newbie, method, path, body);
+    assert.equal(res.status, 403, path);
+    assert.deepEqual(res.body, unconfirmed, path);
+  }
+  // The app's own check needs no user (Mastodon: doorkeeper_authorize! only).
+  assert.equal((await s.api(newbie, "GET", "/api/v1/apps/verify_credentials")).name, "Test client");
+  // Nobody else sees the account yet.
+  assert.equal((await s.req(null, "GET", `/api/v1/accounts/${user.accountId}`)).status, 404);
+  assert.deepEqual((await s.api((await s.user("alice")).token, "GET", "/api/v2/search?q=newbie&type=accounts")).accounts, []);
+
+  // Once confirmed (`roost user confirm` calls this), the same token works.
+  assert.equal(confirmUser(s.app, "newbie")?.changed, true);
+  assert.equal(confirmUser(s.app, "newbie")?.changed, false);
+  assert.equal(confirmUser(s.app, "nobody"), undefined);
+  const me = await s.api(newbie, "GET", "/api/v1/accounts/verify_credentials");
+  assert.equal(me.username, "newbie");
+  assert.equal(me.acct, "newbie");
+  assert.equal((await s.api(null, "GET", `/api/v1/accounts/${user.accountId}`)).username, "newbie");
 
   // agreement accepts "1" and "true" from forms; form encoding works as JSON does.
   const form = new URLSearchParams({ username: "formuser", email: "f@mail.example", password: "long enough pw", agreement: "1" });
@@ -65,7 +91,7 @@ test("registration validation: Mastodon's 422 details", async (t) => {
   assert.equal(findUserByEmail(s.app.db, "carl@mail.example"), undefined);
 });
 
-test("approval mode: created unapproved; user endpoints answer 403 until approved", async (t) => {
+test("approval mode: created unconfirmed and unapproved; once confirmed, user endpoints answer 403 pending approval", async (t) => {
   const s = await startTestServer({ init: { registrations: "approval" } });
   t.after(() => s.close());
   const { token } = appToken(s);
@@ -74,9 +100,20 @@ test("approval mode: created unapproved; user endpoints answer 403 until approve
   const user = findUserByEmail(s.app.db, "waiting@mail.example")!;
   assert.equal(user.approved, false);
   assert.equal(user.reason, "I would like to join");
+  // Mastodon checks the confirmation first, then the approval.
   const me = await s.req(r.body.access_token, "GET", "/api/v1/accounts/verify_credentials");
   assert.equal(me.status, 403);
-  assert.deepEqual(me.body, { error: "Your login is currently pending approval" });
+  assert.deepEqual(me.body, { error: "Your login is missing a confirmed e-mail address" });
+  confirmUser(s.app, "waiting");
+  for (const [method, path] of [
+    ["GET", "/api/v1/accounts/verify_credentials"],
+    ["POST", "/api/v1/statuses"],
+    ["GET", "/api/v1/timelines/home"],
+  ] as const) {
+    const res = await s.req(r.body.access_token, method, path, method === "POST" ? { status: "hi" } : undefined);
+    assert.equal(res.status, 403, path);
+    assert.deepEqual(res.body, { error: "Your login is currently pending approval" }, path);
+  }
   // Not visible to others either.
   assert.equal((await s.req(null, "GET", `/api/v1/accounts/${user.accountId}`)).status, 404);
 });

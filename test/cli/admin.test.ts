@@ -23,7 +23,7 @@ function inDb<T>(dataDir: string, fn: (db: ReturnType<typeof openDatabase>) => T
 const oneLine = (s: string) => s.trimEnd().split("\n").length === 1;
 
 // Spawns cost ~1 s each through tsx, so independent commands run side by side.
-test("roost init, user create, token create, migrate, backup create/restore", async (t) => {
+test("roost init, user create, user confirm, token create, migrate, backup create/restore", async (t) => {
   const dir = tempDir(t);
   const dataDir = join(dir, "data");
   const dd = ["--data-dir", dataDir];
@@ -74,11 +74,18 @@ test("roost init, user create, token create, migrate, backup create/restore", as
   assert.equal(badScope.code, 1);
   assert.match(badScope.stderr, /^error: CliError: unknown scope: bogus\n\s+at /);
 
-  const [dup, tok, unknown] = await Promise.all([
+  const [dup, tok, unknown, confirmed, confirmUnknown] = await Promise.all([
     roost(["user", "create", "ALICE", ...dd, "--email", "alice2@example.test", "--password", "another password"]),
     roost(["token", "create", "alice", ...dd]),
     roost(["token", "create", "nobody", ...dd]),
+    roost(["user", "confirm", "alice", ...dd]),
+    roost(["user", "confirm", "nobody", ...dd]),
   ]);
+
+  // user confirm: a created user is confirmed already; an unknown name is a one-line error.
+  // (Confirming a sign-up against a running server: serve.test.ts.)
+  assert.deepEqual([confirmed.code, confirmed.stdout, confirmed.stderr], [0, "", "alice was already confirmed\n"]);
+  assert.deepEqual([confirmUnknown.code, confirmUnknown.stderr], [1, "error: unknown user: nobody\n"]);
 
   // A duplicate username is a one-line validation error.
   assert.equal(dup.code, 1);

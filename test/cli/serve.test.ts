@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { request } from "node:http";
 import { freePort, roost, serve, tempDir } from "./cli-helpers.ts";
 
-test("zero-config serve initialises an empty dir, serves CLI-made users and tokens, stops on SIGTERM", async (t) => {
+test("zero-config serve initialises an empty dir, serves CLI-made users and tokens, sees CLI confirmations, stops on SIGTERM", async (t) => {
   const dataDir = join(tempDir(t), "data");
   const port = await freePort();
   const server = await serve(["--data-dir", dataDir, "--port", String(port)]);
@@ -26,6 +26,27 @@ test("zero-config serve initialises an empty dir, serves CLI-made users and toke
   const res = await fetch(`${server.url}/api/v1/apps/verify_credentials`, { headers: { authorization: `Bearer ${tok.stdout.trim()}` } });
   assert.equal(res.status, 200);
   assert.equal((await res.json()).name, "Roost CLI");
+
+  // A sign-up through the API is refused until `roost user confirm`, which the running server
+  // notices at once (the command commits from another process).
+  const post = (path: string, body: Record<string, string>, token?: string) =>
+    fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
+  const client = await post("/api/v1/apps", { client_name: "Signup", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read write" });
+  const appTok = await post("/oauth/token", { grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: "read write" });
+  const signUp = await post("/api/v1/accounts", { username: "newbie", email: "newbie@example.test", password: "long enough pw", agreement: "true" }, appTok.access_token);
+  const me = () => fetch(`${server.url}/api/v1/accounts/verify_credentials`, { headers: { authorization: `Bearer ${signUp.access_token}` } });
+  const refused = await me();
+  assert.equal(refused.status, 403);
+  assert.deepEqual(await refused.json(), { error: "Your login is missing a confirmed e-mail address" });
+  const confirm = await roost(["user", "confirm", "newbie", "--data-dir", dataDir]);
+  assert.deepEqual([confirm.code, confirm.stdout, confirm.stderr], [0, "", "confirmed newbie\n"]);
+  const allowed = await me();
+  assert.equal(allowed.status, 200);
+  assert.equal((await allowed.json()).username, "newbie");
 
   assert.equal(await server.stop(), 0);
   assert.equal(server.stderr().match(/^listening on /gm)?.length, 1, "one listening line");

@@ -108,3 +108,34 @@ test("malformed and oversized bodies are 400 and 413", async () => {
   });
   assert.equal(deep.status, 400);
 });
+
+test("JSON integers beyond 2^53 keep their digits; other numbers cast as before", async () => {
+  const h3 = echoApp();
+  const body =
+    '{"id":117672769330833407,"neg":-117672769330833407,"ids":[117672769330833407,5],"limit":40,"ratio":0.5,' +
+    '"big_float":1.5e300,"flag":1,"off":0,"nested":{"last_read_id":9007199254740993},' +
+    '"__proto__":{"polluted":117672769330833407},"constructor":{"prototype":{"x":1}}}';
+  const res = await h3.request("http://x/echo", { method: "POST", headers: { "content-type": "application/json" }, body });
+  const raw = (await res.json()).raw;
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  assert.deepEqual(Object.keys(raw), ["id", "neg", "ids", "limit", "ratio", "big_float", "flag", "off", "nested"]);
+  const p = new Params(raw);
+  assert.equal(p.str("id"), "117672769330833407");
+  assert.equal(p.str("neg"), "-117672769330833407");
+  assert.deepEqual(p.strArray("ids"), ["117672769330833407", "5"]);
+  assert.equal(p.obj("nested")?.str("last_read_id"), "9007199254740993");
+  assert.equal(p.int("limit"), 40);
+  assert.equal(p.str("ratio"), "0.5");
+  assert.equal(p.str("big_float"), "1.5e+300");
+  assert.deepEqual([p.bool("flag"), p.bool("off"), p.bool("id")], [true, false, true]);
+  assert.equal(p.int("id"), Number.MAX_SAFE_INTEGER, "an id-sized limit is clamped, never rounded");
+
+  // The depth limit holds on the lossless path too.
+  const deep = await h3.request("http://x/echo", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: `{"id":117672769330833407,"a":${"[".repeat(40)}${"]".repeat(40)}}`,
+  });
+  assert.equal(deep.status, 400);
+  assert.deepEqual(await deep.json(), { error: "Malformed request body: nested too deeply" });
+});
