@@ -29,7 +29,7 @@ import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
 import { isBlockedEitherWay, isBlocking, isDomainBlocking } from "../storage/relationship-checks.ts";
 import { parseAcct, requireVisibleAccount } from "./account-lookup.ts";
 import { resolveAcct } from "./remote-lookup.ts";
-import { removeAccountFromFeeds, scheduleHomeMerge } from "./feeds.ts";
+import { removeAccountFromFeeds, scheduleFeedMerge } from "./feeds.ts";
 import { onFollowAccepted, onFollowRejected, onFollowRequested, onUnfollowed } from "../federation/outbox/hooks.ts";
 import { notify } from "./notifications.ts";
 import { inTx } from "./relationships.ts";
@@ -127,7 +127,7 @@ export function followAccount(app: App, source: Account, target: Account, option
     adjustFollowCounts(app.db, source.id, target.id, 1);
     notify(app, { type: "follow", recipientId: target.id, fromAccountId: source.id });
     onFollowAccepted(app, record);
-    scheduleHomeMerge(app, source.id, target.id);
+    scheduleFeedMerge(app, source.id, target.id);
     return { state: "following", record, optimistic };
   });
 }
@@ -223,7 +223,7 @@ function acceptRequest(app: App, request: FollowRecord): void {
     const now = app.now();
     insertFollow(app.db, { ...request, id: app.ids.next(), createdAt: now, updatedAt: now });
     adjustFollowCounts(app.db, request.accountId, request.targetAccountId, 1);
-    scheduleHomeMerge(app, request.accountId, request.targetAccountId);
+    scheduleFeedMerge(app, request.accountId, request.targetAccountId);
   }
   onFollowAccepted(app, request);
   // Mastodon's FollowRequestsController#authorize notifies the target of the new follower.

@@ -4,6 +4,7 @@ import { notFound, unprocessable } from "../errors.ts";
 import { type Id, parseId } from "../lib/ids.ts";
 import { findAccountsByIds } from "../storage/accounts.ts";
 import { deleteAccountFromListFeed } from "../storage/feeds.ts";
+import { backfillListMember } from "./feeds.ts";
 import {
   countListsOf,
   deleteList,
@@ -105,7 +106,8 @@ export function listsContaining(app: App, ownerId: Id, rawAccountId: unknown): L
 /**
  * Adds accounts to a list. Every id must exist (404 otherwise) and be followed or requested
  * by the owner, or be the owner (Mastodon's ListAccount validation); nothing is added unless
- * all are valid. Older posts are not backfilled.
+ * all are valid. Each followed member's recent posts are backfilled into the list (see
+ * backfillListMember); a requested member's when the request is accepted.
  */
 export function addListAccounts(app: App, ownerId: Id, rawListId: unknown, rawIds: string[]): void {
   const list = requireOwnList(app, ownerId, rawListId);
@@ -125,10 +127,15 @@ export function addListAccounts(app: App, ownerId: Id, rawListId: unknown, rawId
     if (listMembersAmong(app.db, list.id, ids).size > 0) throw unprocessable("Validation failed: Account has already been taken");
     const now = app.now();
     for (const id of ids) insertListAccount(app.db, app.ids.next(), list.id, id, now);
+    // After every insert: a reply to another new member passes replies_policy "list".
+    for (const id of ids) backfillListMember(app, list, id);
   });
 }
 
-/** Removes accounts from a list (unknown ids ignored) and their entries from its feed. */
+/**
+ * Removes accounts from a list (unknown ids ignored) and their posts and boosts from its feed
+ * (Mastodon's RemoveAccountsFromListService → FeedManager#unmerge_from_list).
+ */
 export function removeListAccounts(app: App, ownerId: Id, rawListId: unknown, rawIds: string[]): void {
   const list = requireOwnList(app, ownerId, rawListId);
   const ids = rawIds.map((raw) => parseId(raw)).filter((x): x is Id => !!x);

@@ -5,7 +5,7 @@ import { deleteNotificationsBetween } from "../storage/blocks.ts";
 import { activeMutesAmong, deleteMute, listMutesPage, type Mute, upsertMute } from "../storage/mutes.ts";
 import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
 import { clearFeeds } from "./follows.ts";
-import { scheduleHomeMerge } from "./feeds.ts";
+import { scheduleFeedMerge } from "./feeds.ts";
 import { isFollowing } from "../storage/relationship-checks.ts";
 import { inTx } from "./relationships.ts";
 
@@ -55,8 +55,8 @@ export function muteAccount(app: App, source: Account, target: Account, input: M
 /** POST /api/v1/accounts/:id/unmute. Idempotent. */
 export function unmuteAccount(app: App, source: Account, target: Account): void {
   inTx(app, () => {
-    // Mastodon's UnmuteService: the account's posts come back into the home of a follower.
-    if (deleteMute(app.db, source.id, target.id) && isFollowing(app.db, source.id, target.id)) scheduleHomeMerge(app, source.id, target.id);
+    // Mastodon's UnmuteService: the account's posts come back into a follower's home and lists.
+    if (deleteMute(app.db, source.id, target.id) && isFollowing(app.db, source.id, target.id)) scheduleFeedMerge(app, source.id, target.id);
   });
 }
 

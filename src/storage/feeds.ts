@@ -55,6 +55,25 @@ function recentDuplicate(feed: "home_feeds" | "list_feeds", key: "account_id" | 
 }
 
 /**
+ * A reply to someone else reaches owner `r` only when `r` is that account or follows it
+ * (filter_from_home?). `replyTo` is null for posts that are no reply and for self-replies.
+ */
+function replyRule(r: string, replyTo: string): string {
+  return `(${replyTo} IS NULL OR ${replyTo} = ${r}
+         OR EXISTS (SELECT 1 FROM follows fr WHERE fr.account_id = ${r} AND fr.target_account_id = ${replyTo}))`;
+}
+
+/**
+ * filter_from_list?: a reply to someone other than the list's owner `l.account_id` by the list's
+ * replies_policy: "followed" (the home rule decides), "list" (to a member), "none".
+ */
+function listReplyRule(l: string, replyTo: string): string {
+  return `(${replyTo} IS NULL OR ${replyTo} = ${l}.account_id OR ${l}.replies_policy = 'followed'
+         OR (${l}.replies_policy = 'list' AND EXISTS (SELECT 1 FROM list_accounts lr
+                                                    WHERE lr.list_id = ${l}.id AND lr.account_id = ${replyTo})))`;
+}
+
+/**
  * filter_from_home? for a recipient other than the author. `r` is the recipient expression,
  * `f` the alias of the recipient's follow of the author (show_reblogs, languages).
  */
@@ -65,8 +84,7 @@ function recipientRules(r: string, f: string): string {
     AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.target_account_id = ${r} AND b.account_id IN (SELECT value FROM json_each(@blockers)))
     AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = ${r} AND m.target_account_id IN (SELECT value FROM json_each(@involved))
                     AND (m.expires_at IS NULL OR m.expires_at > @now))
-    AND (@replyTo IS NULL OR @replyTo = ${r}
-         OR EXISTS (SELECT 1 FROM follows fr WHERE fr.account_id = ${r} AND fr.target_account_id = @replyTo))
+    AND ${replyRule(r, "@replyTo")}
     AND (@origId IS NULL OR (coalesce(${f}.show_reblogs, 1) = 1
          AND (@origDomain IS NULL OR NOT EXISTS (SELECT 1 FROM account_domain_blocks db
                                                  WHERE db.account_id = ${r} AND db.domain = @origDomain))))`;
@@ -149,9 +167,7 @@ export function insertIntoLists(db: DB, e: FeedEntry): number {
      WHERE la.account_id = @author
        AND EXISTS (SELECT 1 FROM users u WHERE u.account_id = l.account_id)
        AND (l.account_id = @author OR (f.id IS NOT NULL ${recipientRules("l.account_id", "f")}
-         AND (@replyTo IS NULL OR @replyTo = l.account_id OR l.replies_policy = 'followed'
-              OR (l.replies_policy = 'list' AND EXISTS (SELECT 1 FROM list_accounts lr
-                                                       WHERE lr.list_id = l.id AND lr.account_id = @replyTo)))))
+         AND ${listReplyRule("l", "@replyTo")}))
        AND (@origId IS NULL OR NOT ${recentDuplicate("list_feeds", "list_id", "l.id")})`,
   ).run(params(e));
   return num(res.changes);
@@ -181,41 +197,96 @@ export function deleteAccountFromFeeds(db: DB, ownerId: Id, targetId: Id): void 
 }
 
 /**
- * Backfills the owner's home with the target's newest statuses and boosts (Mastodon's
- * FeedManager#merge_into_home after a follow, an accepted request or an unmute). The home
- * rules are those of a fan-out, evaluated per row: the owner must follow the target; replies
- * to others only when the owner follows the replied-to account; boosts only with show_reblogs
- * and when the boosted author is neither blocked, muted nor on a blocked domain; the follow's
- * languages; nothing involving an account the owner blocks or mutes; direct posts never; and
+ * What a merge considers: the target's newest `@limit` posts and boosts that may enter a feed
+ * (Mastodon's list_eligible_visibility, limited before the rules as in
+ * FeedManager#merge_into_home and #merge_into_list), so a merge reads at most @limit rows
+ * however much the target has posted. `s` is the row, `o` and `oa` a boost's original and its author.
+ */
+const MERGE_SOURCE = `(SELECT id FROM statuses WHERE account_id = @target AND deleted_at IS NULL
+         AND visibility IN ('public', 'unlisted', 'private') ORDER BY id DESC LIMIT @limit) c
+       JOIN statuses s ON s.id = c.id
+       LEFT JOIN statuses o ON o.id = s.reblog_of_id
+       LEFT JOIN accounts oa ON oa.id = o.account_id`;
+
+/** The replied-to account of a merged row as FeedEntry.replyToId: null for non-replies and self-replies. */
+const MERGE_REPLY_TO = "nullif(s.in_reply_to_account_id, s.account_id)";
+
+/** A reply whose parent is unknown reaches no follower and no list (the fan-out's unknownParent). */
+const MERGE_KNOWN_PARENT = `((s.in_reply_to_id IS NULL AND s.in_reply_to_uri IS NULL)
+         OR (s.in_reply_to_id IS NOT NULL AND s.in_reply_to_account_id IS NOT NULL))`;
+
+/**
+ * The fan-out's rules (recipientRules) evaluated per merged row for owner `r`, who follows the
+ * row's author through `f`: the follow's languages and show_reblogs; boosts only of a live
+ * public or unlisted post whose author neither blocks `r` nor is on a domain `r` blocks;
+ * replies to others only when `r` follows the replied-to account; nothing whose author,
+ * boosted author or mentioned accounts `r` blocks or mutes.
+ */
+function mergeRules(r: string): string {
+  return `(s.reblog_of_id IS NULL OR (f.show_reblogs = 1 AND o.deleted_at IS NULL AND o.visibility IN ('public', 'unlisted')
+            AND (oa.domain IS NULL OR NOT EXISTS (SELECT 1 FROM account_domain_blocks db
+                                                  WHERE db.account_id = ${r} AND db.domain = lower(oa.domain)))
+            AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = o.account_id AND b.target_account_id = ${r})))
+       AND (s.language IS NULL OR f.languages IS NULL OR EXISTS (SELECT 1 FROM json_each(f.languages) WHERE value = s.language))
+       AND ${replyRule(r, MERGE_REPLY_TO)}
+       AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = ${r} AND (b.target_account_id = o.account_id
+            OR b.target_account_id IN (SELECT m.account_id FROM mentions m WHERE m.status_id = coalesce(o.id, s.id))))
+       AND NOT EXISTS (SELECT 1 FROM mutes mu WHERE mu.account_id = ${r} AND (mu.expires_at IS NULL OR mu.expires_at > @now)
+            AND (mu.target_account_id = s.account_id OR mu.target_account_id = o.account_id
+                 OR mu.target_account_id IN (SELECT m.account_id FROM mentions m WHERE m.status_id = coalesce(o.id, s.id))))`;
+}
+
+/**
+ * Backfills the owner's home with the target's recent posts and boosts (Mastodon's
+ * FeedManager#merge_into_home after a follow, an accepted request or an unmute): the owner must
+ * follow the target, the fan-out's home rules apply (mergeRules), direct posts never, and
  * nothing from an author the owner keeps in an exclusive list. Returns the rows added.
  */
 export function mergeAccountIntoHome(db: DB, ownerId: Id, targetId: Id, limit: number, now: number): number {
   const res = stmt(
     db,
     `INSERT OR IGNORE INTO home_feeds (account_id, status_id)
-     SELECT @owner, s.id FROM statuses s
+     SELECT @owner, s.id FROM ${MERGE_SOURCE}
        JOIN follows f ON f.account_id = @owner AND f.target_account_id = s.account_id
-       LEFT JOIN statuses o ON o.id = s.reblog_of_id
-       LEFT JOIN accounts oa ON oa.id = o.account_id
-     WHERE s.account_id = @target AND s.deleted_at IS NULL AND s.visibility <> 'direct'
-       AND (s.reblog_of_id IS NULL OR (f.show_reblogs = 1 AND o.deleted_at IS NULL AND o.visibility IN ('public', 'unlisted')
-            AND (oa.domain IS NULL OR NOT EXISTS (SELECT 1 FROM account_domain_blocks db
-                                                  WHERE db.account_id = @owner AND db.domain = lower(oa.domain)))
-            AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = o.account_id AND b.target_account_id = @owner)))
-       AND (s.language IS NULL OR f.languages IS NULL OR EXISTS (SELECT 1 FROM json_each(f.languages) WHERE value = s.language))
-       AND (s.in_reply_to_uri IS NULL OR s.in_reply_to_account_id IS NOT NULL)
-       AND (s.in_reply_to_account_id IS NULL OR s.in_reply_to_account_id IN (s.account_id, @owner)
-            OR EXISTS (SELECT 1 FROM follows fr WHERE fr.account_id = @owner AND fr.target_account_id = s.in_reply_to_account_id))
-       AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = @owner AND (b.target_account_id = o.account_id
-            OR b.target_account_id IN (SELECT m.account_id FROM mentions m WHERE m.status_id = coalesce(o.id, s.id))))
-       AND NOT EXISTS (SELECT 1 FROM mutes mu WHERE mu.account_id = @owner AND (mu.expires_at IS NULL OR mu.expires_at > @now)
-            AND (mu.target_account_id = s.account_id OR mu.target_account_id = o.account_id
-                 OR mu.target_account_id IN (SELECT m.account_id FROM mentions m WHERE m.status_id = coalesce(o.id, s.id))))
+     WHERE ${MERGE_KNOWN_PARENT}
+       AND ${mergeRules("@owner")}
        AND NOT EXISTS (SELECT 1 FROM list_accounts xa JOIN lists xl ON xl.id = xa.list_id
-                       WHERE xa.account_id = @target AND xl.account_id = @owner AND xl.exclusive = 1)
-     ORDER BY s.id DESC LIMIT @limit`,
+                       WHERE xa.account_id = @target AND xl.account_id = @owner AND xl.exclusive = 1)`,
   ).run({ owner: BigInt(ownerId), target: BigInt(targetId), limit, now });
   return num(res.changes);
+}
+
+/**
+ * Backfills a list with a member's recent posts and boosts (Mastodon's
+ * FeedManager#merge_into_list): the rules of insertIntoLists per row, so a list filled by
+ * backfill holds what fan-out would have put there. The owner's own posts always; another
+ * member's only while the owner follows it (a requested member waits for the accept), by the
+ * home rules and the list's replies_policy; exclusivity only matters to home. Nothing when
+ * the target is not (or no longer) a member. Returns the rows added.
+ */
+export function mergeAccountIntoList(db: DB, listId: Id, targetId: Id, limit: number, now: number): number {
+  const res = stmt(
+    db,
+    `INSERT OR IGNORE INTO list_feeds (list_id, status_id)
+     SELECT l.id, s.id FROM ${MERGE_SOURCE}
+       JOIN lists l ON l.id = @list
+       LEFT JOIN follows f ON f.account_id = l.account_id AND f.target_account_id = s.account_id
+     WHERE EXISTS (SELECT 1 FROM list_accounts la WHERE la.list_id = @list AND la.account_id = @target)
+       AND ${MERGE_KNOWN_PARENT}
+       AND (s.account_id = l.account_id OR (f.id IS NOT NULL AND ${mergeRules("l.account_id")}
+         AND ${listReplyRule("l", MERGE_REPLY_TO)}))`,
+  ).run({ list: BigInt(listId), target: BigInt(targetId), limit, now });
+  return num(res.changes);
+}
+
+/** How many posts a merge of the account would consider, counted up to `max` (a bounded index scan). */
+export function mergeCandidateCount(db: DB, accountId: Id, max: number): number {
+  const r = stmt(
+    db,
+    `SELECT count(*) AS n FROM (SELECT 1 FROM statuses WHERE account_id = ? AND deleted_at IS NULL
+       AND visibility IN ('public', 'unlisted', 'private') LIMIT ?)`,
+  ).get(BigInt(accountId), max) as Row;
+  return num(r.n);
 }
 
 /** Removes an account's posts and boosts from one list's feed (the account left the list). */
