@@ -154,6 +154,22 @@ test("never sent again once a byte of the answer arrived, nor after a failure on
   );
 });
 
+test("the new connection of a request sent again is checked by the address guard again", async (t) => {
+  const { app } = fakeApp(t);
+  const { base, closing } = await closingPeer(t, "after-response");
+  const byName = base.replace("127.0.0.1", "localhost");
+  await safeFetch(app, `${byName}/a`);
+  // The policy tightens between the attempt on the closed connection and the one sent again.
+  let signed = 0;
+  const sign = () => {
+    if (++signed === 2) app.config.allowPrivateAddresses = false;
+    return {};
+  };
+  const err = await failure(safeFetch(app, `${byName}/b`, { sign }));
+  assert.equal(err.kind, "private-address", err.message);
+  assert.deepEqual({ signed, answered: closing.answered, dropped: closing.dropped }, { signed: 2, answered: 1, dropped: 1 });
+});
+
 test("the request sent again is signed again, and stays within the first attempt's deadline", async (t) => {
   const { app } = fakeApp(t);
   const { base } = await closingPeer(t, "after-response");
