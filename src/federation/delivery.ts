@@ -59,6 +59,8 @@ async function post(app: App, inbox: string, body: string, key: SignKey, scheme:
     maxBytes: RESPONSE_MAX_BYTES,
     truncateBody: true,
     maxRedirects: 0,
+    // Sent again at once if the connection turns out closed by the peer: the inbox dedupes by id.
+    idempotent: true,
     sign: (url, h) => signInPool(app, { method: "POST", url: url.href, headers: h, body }, key, scheme),
   });
 }

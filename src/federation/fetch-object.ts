@@ -4,7 +4,7 @@ import type { Account } from "../storage/accounts.ts";
 import { isSuspendedDomain } from "./domain-policy.ts";
 import { instanceActorSignKey } from "./instance-actor.ts";
 import { type SignatureScheme, type SignKey, signRequest } from "./net/http-signatures.ts";
-import { safeFetch, type SafeResponse } from "./net/safe-fetch.ts";
+import { logRemoteFailure, safeFetch, type SafeResponse } from "./net/safe-fetch.ts";
 import { hasAsContext, httpUrl, isObject, sameOrigin } from "./parse/common.ts";
 import { AP_ACCEPT, AS_CONTEXT, FederationError, type ApObject } from "./types.ts";
 
@@ -66,25 +66,35 @@ async function getDocument(app: App, url: string, key: SignKey): Promise<ApObjec
   // RFC 9421 double-knock (AP §10.1): a peer that refuses the cavage signature may take 9421.
   if (res.status === 400 || res.status === 401) res = await signedGet(app, url, key, "rfc9421");
   if (res.status === 404 || res.status === 410) return undefined;
+  // A network failure was logged by safeFetch; an answer we cannot use is logged here, once.
+  const refused = (reason: string, permanent: boolean) => {
+    logRemoteFailure(app, "GET", res.url, reason);
+    return new FederationError(`GET ${url}: ${reason}`, permanent);
+  };
   if (res.status !== 200) {
     // Rate limits and server errors may pass; any other answer will not change on a retry.
     const transient = res.status === 429 || res.status >= 500;
-    throw new FederationError(`GET ${url}: HTTP ${res.status}`, !transient);
+    throw refused(`HTTP ${res.status}`, !transient);
   }
   if (!isActivityPubContentType(res.headers.get("content-type"))) {
-    throw new FederationError(`GET ${url}: not an ActivityPub document (${res.headers.get("content-type") ?? "no content type"})`, true);
+    throw refused(`not an ActivityPub document (${res.headers.get("content-type") ?? "no content type"})`, true);
   }
   let doc: unknown;
   try {
     doc = JSON.parse(res.body.toString("utf8"));
   } catch {
-    throw new FederationError(`GET ${url}: malformed JSON`, true);
+    throw refused("malformed JSON", true);
   }
-  if (!isObject(doc)) throw new FederationError(`GET ${url}: not a JSON object`, true);
-  if (!hasAsContext(doc)) throw new FederationError(`GET ${url}: no ActivityStreams context`, true);
-  if (typeof doc.id !== "string" || !httpUrl(doc.id)) throw new FederationError(`GET ${url}: no usable id`, true);
-  if (!sameOrigin(res.url, doc.id)) throw new FederationError(`GET ${url}: served from ${new URL(res.url).host} with an id on another server`, true);
+  if (!isObject(doc)) throw refused("not a JSON object", true);
+  if (!hasAsContext(doc)) throw refused("no ActivityStreams context", true);
+  if (typeof doc.id !== "string" || !httpUrl(doc.id)) throw refused("no usable id", true);
+  if (!sameOrigin(res.url, doc.id)) throw refused(`served from ${new URL(res.url).host} with an id on another server`, true);
   return doc;
+}
+
+function refusedId(app: App, url: string, reason: string): FederationError {
+  logRemoteFailure(app, "GET", url, reason);
+  return new FederationError(`GET ${url}: ${reason}`, true);
 }
 
 /**
@@ -101,10 +111,10 @@ export async function fetchApObject(app: App, url: string, opts: FetchObjectOpti
   const plain = target.replace(/#.*$/, "");
   const doc = await getDocument(app, plain, key);
   if (!doc || sameId(doc.id, plain)) return doc;
-  if (opts.exactId !== false) throw new FederationError(`GET ${plain}: the document's id is ${String(doc.id).slice(0, 200)}`, true);
+  if (opts.exactId !== false) throw refusedId(app, plain, `the document's id is ${String(doc.id).slice(0, 200)}`);
   // Found through another URL (a web URL, a redirect): only the canonical id is trusted (AP §12).
   const canonical = doc.id as string;
   const again = await getDocument(app, canonical, key);
-  if (again && !sameId(again.id, canonical)) throw new FederationError(`GET ${canonical}: the document's id differs`, true);
+  if (again && !sameId(again.id, canonical)) throw refusedId(app, canonical, "the document's id differs");
   return again;
 }

@@ -5,11 +5,12 @@ import { gzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import type { App } from "../../src/app.ts";
 import { closeHttpAgents, FetchError, isPrivateAddress, safeFetch } from "../../src/federation/net/safe-fetch.ts";
+import { createLog } from "../../src/lib/log.ts";
 import { ROOST_VERSION } from "../../src/version.ts";
 
-// A minimal App: safeFetch reads only config.allowPrivateAddresses, cache (agents) and baseUrl.
+// A minimal App: safeFetch reads only config.allowPrivateAddresses, cache (agents), baseUrl and log.
 function fakeApp(allowPrivateAddresses: boolean): App {
-  const app = { config: { allowPrivateAddresses }, cache: new Map(), baseUrl: "http://roost.test" };
+  const app = { config: { allowPrivateAddresses }, cache: new Map(), baseUrl: "http://roost.test", log: createLog("silent") };
   return app as unknown as App;
 }
 

@@ -4,6 +4,7 @@
 // roost's own signing code, so tests check roost against a second implementation.
 import { createHash, createSign, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { type ClosingConnections, type ClosingMode, closeConnections } from "./closing-connections.ts";
 
 export interface FakeActor {
   username: string;
@@ -46,6 +47,8 @@ export interface FakeRemote {
   post(url: string, activity: Record<string, unknown>, actor: FakeActor, opts?: SignOptions): Promise<{ status: number; text: string }>;
   /** A signed GET (Accept: activity+json). */
   get(url: string, actor: FakeActor, opts?: SignOptions): Promise<{ status: number; headers: Headers; text: string; json: any }>;
+  /** With `connections` given at start: how the server closed its connections. */
+  closing?: ClosingConnections;
   close(): Promise<void>;
 }
 
@@ -109,7 +112,8 @@ export function cavageHeaders(
 
 const AS = "https://www.w3.org/ns/activitystreams";
 
-export async function startFakeRemote(): Promise<FakeRemote> {
+/** `connections`: close kept-alive connections without saying so (closing-connections.ts). */
+export async function startFakeRemote(opts: { connections?: ClosingMode } = {}): Promise<FakeRemote> {
   const docs = new Map<string, Record<string, unknown> | number>();
   const actors = new Map<string, FakeActor>();
   const received: Delivery[] = [];
@@ -173,6 +177,7 @@ export async function startFakeRemote(): Promise<FakeRemote> {
       res.end();
     });
   });
+  const closing = opts.connections ? closeConnections(server, opts.connections) : undefined;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : 0;
@@ -184,6 +189,7 @@ export async function startFakeRemote(): Promise<FakeRemote> {
     origin,
     received,
     requests,
+    closing,
     actor(username, opts = {}) {
       const key = takeKey();
       const id = `${origin}/users/${username}`;

@@ -3,7 +3,7 @@
 // that is opened (no DNS-rebinding gap between a check and the connect).
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
-import { isIP } from "node:net";
+import { isIP, type Socket } from "node:net";
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { App } from "../../app.ts";
@@ -51,6 +51,13 @@ export interface SafeRequest {
    * is signed again for its new URL).
    */
   sign?: (url: URL, headers: Record<string, string>) => Promise<Record<string, string>> | Record<string, string>;
+  /**
+   * Safe to send twice; default true for GET, false for POST. A request that fails on a reused
+   * keep-alive connection before any byte of an answer arrived (the peer had closed it) is sent
+   * once more, signed again, on a new connection. Deliveries set it: an inbox POST is idempotent
+   * by activity id.
+   */
+  idempotent?: boolean;
 }
 
 export interface SafeResponse {
@@ -69,8 +76,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * An HTTP(S) request that never reaches a private, loopback or otherwise reserved address
  * (unless `app.config.allowPrivateAddresses`): names are resolved here and every candidate
  * address is checked, on every redirect hop. Keep-alive agents are reused per app.
- * Throws FetchError; a non-2xx status is returned, not thrown. An error thrown by `req.sign`
- * (e.g. the worker pool) propagates unchanged.
+ * Throws FetchError, after one log line saying which URL failed and why; a non-2xx status is
+ * returned, not thrown. An error thrown by `req.sign` (e.g. the worker pool) propagates unchanged.
  */
 export async function safeFetch(app: App, url: string, req: SafeRequest = {}): Promise<SafeResponse> {
   const method = req.method ?? "GET";
@@ -79,15 +86,64 @@ export async function safeFetch(app: App, url: string, req: SafeRequest = {}): P
   const base = lowerCaseKeys(req.headers ?? {});
   base["user-agent"] ??= `roost/${ROOST_VERSION} (+${app.baseUrl}/)`;
   base["accept-encoding"] ??= "gzip, deflate, br";
-  let target = checkUrl(url);
-  for (let hop = 0; ; hop++) {
+  let current = url;
+  try {
+    let target = checkUrl(url);
+    for (let hop = 0; ; hop++) {
+      current = target.href;
+      const res = await sendHop(app, target, method, base, req, deadline);
+      const location = res.headers.get("location");
+      if (method !== "GET" || !REDIRECTS.has(res.status) || !location) return { ...res, url: target.href };
+      if (hop >= maxRedirects) throw new FetchError("too-many-redirects", `more than ${maxRedirects} redirects from ${url}`);
+      target = checkUrl(resolveLocation(location, target));
+    }
+  } catch (err) {
+    if (err instanceof FetchError) logRemoteFailure(app, method, current, err.message);
+    throw err;
+  }
+}
+
+/**
+ * The one log line of a failed remote request (host, URL, reason). Info, not warn: peers that
+ * are down or refuse a document are routine in federation. Callers that judge a response as a
+ * failure (a 5xx, a document that is not ActivityPub) log through this too.
+ */
+export function logRemoteFailure(app: App, method: string, url: string, reason: string): void {
+  let host = "";
+  try {
+    host = new URL(url).host;
+  } catch {
+    // an invalid URL: logged as it came
+  }
+  app.log.info("remote request failed", { method, host, url: url.slice(0, 1000), reason });
+}
+
+/**
+ * One hop, signed and sent. When the connection it went out on was a reused one that the peer
+ * had closed meanwhile (a server that closes after answering without `Connection: close`, or
+ * an idle timeout racing our write), an idempotent request is signed again (a fresh Date) and
+ * sent once more on a new connection, within the same deadline.
+ */
+async function sendHop(app: App, target: URL, method: "GET" | "POST", base: Record<string, string>, req: SafeRequest, deadline: number): Promise<HopResponse> {
+  const idempotent = req.idempotent ?? method === "GET";
+  for (let attempt = 1; ; attempt++) {
     const headers = req.sign ? { ...base, ...lowerCaseKeys(await req.sign(target, { ...base })) } : { ...base };
     headers.host ??= target.host;
-    const res = await requestOnce(app, target, method, headers, req.body, req.maxBytes ?? 1024 * 1024, deadline, req.truncateBody ?? false);
-    const location = res.headers.get("location");
-    if (method !== "GET" || !REDIRECTS.has(res.status) || !location) return { ...res, url: target.href };
-    if (hop >= maxRedirects) throw new FetchError("too-many-redirects", `more than ${maxRedirects} redirects from ${url}`);
-    target = checkUrl(resolveLocation(location, target));
+    try {
+      return await requestOnce(app, {
+        url: target,
+        method,
+        headers,
+        body: req.body,
+        maxBytes: req.maxBytes ?? 1024 * 1024,
+        deadline,
+        truncate: req.truncateBody ?? false,
+        newConnection: attempt > 1,
+      });
+    } catch (err) {
+      if (!(err instanceof StaleConnection) || !idempotent || attempt > 1) throw err;
+      app.log.debug("peer had closed a kept-alive connection; sending again on a new one", { method, url: target.href, reason: err.message });
+    }
   }
 }
 
@@ -130,12 +186,19 @@ interface Agents {
 
 const AGENTS_KEY = "federation.httpAgents";
 
+/**
+ * How long an idle keep-alive socket is kept: less than servers keep theirs (5 s for Node,
+ * Apache, Cowboy and uvicorn; 2 s for gunicorn), so the peer's idle timeout rarely races our
+ * next write. Node also drops a socket at once when the peer says `Connection: close`, announces
+ * a shorter `Keep-Alive: timeout`, or closes it while it is idle; a close still on its way when
+ * the socket is reused is handled by sending again (sendHop).
+ */
+const FREE_SOCKET_MS = 1_500;
+
 function agents(app: App): Agents {
   let a = app.cache.get(AGENTS_KEY) as Agents | undefined;
   if (!a) {
-    // Idle keep-alive sockets close after 4 s, before the common 5 s server-side keep-alive
-    // timeout, so a request is rarely written to a socket the peer is closing.
-    const opts = { keepAlive: true, timeout: 4_000, maxFreeSockets: 4 };
+    const opts = { keepAlive: true, timeout: FREE_SOCKET_MS, maxFreeSockets: 4 };
     a = { http: new http.Agent(opts), https: new https.Agent(opts) };
     app.cache.set(AGENTS_KEY, a);
   }
@@ -153,17 +216,32 @@ export function closeHttpAgents(app: App): void {
 
 type HopResponse = Omit<SafeResponse, "url">;
 
-function requestOnce(
-  app: App,
-  url: URL,
-  method: "GET" | "POST",
-  headers: Record<string, string>,
-  body: string | Buffer | undefined,
-  maxBytes: number,
-  deadline: number,
-  truncate: boolean,
-): Promise<HopResponse> {
-  const remaining = deadline - Date.now();
+interface Hop {
+  url: URL;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+  maxBytes: number;
+  deadline: number;
+  truncate: boolean;
+  /** Bypass the keep-alive pool: a new connection, closed after this request. */
+  newConnection: boolean;
+}
+
+/** A reused connection failed before any byte of an answer arrived: the peer had closed it. */
+class StaleConnection extends FetchError {
+  constructor(message: string) {
+    super("network", message);
+  }
+}
+
+// What writing to, or reading from, a connection the peer has closed reports; Node's
+// "socket hang up" (closed before any response) carries ECONNRESET.
+const CLOSED_BY_PEER = new Set(["ECONNRESET", "EPIPE"]);
+
+function requestOnce(app: App, hop: Hop): Promise<HopResponse> {
+  const { url, headers } = hop;
+  const remaining = hop.deadline - Date.now();
   if (remaining <= 0) return Promise.reject(new FetchError("timeout", `request to ${url.host} timed out`));
   // Node skips `lookup` for IP literals, so they are judged here, under the same policy.
   const allowPrivate = app.config.allowPrivateAddresses;
@@ -171,7 +249,7 @@ function requestOnce(
   if (!allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
     return Promise.reject(new FetchError("private-address", `refusing to connect to private address ${host}`));
   }
-  const payload = body === undefined ? undefined : Buffer.from(body);
+  const payload = hop.body === undefined ? undefined : Buffer.from(hop.body);
   if (payload) headers["content-length"] = String(payload.length);
   const secure = url.protocol === "https:";
 
@@ -179,42 +257,61 @@ function requestOnce(
     let settled = false;
     let connectTimer: NodeJS.Timeout | undefined;
     let res: IncomingMessage | undefined;
-    const fail = (err: FetchError) => {
-      if (settled) return;
+    let socket: Socket | undefined;
+    // Any byte from the peer, even a partial status line, means it may have acted on the
+    // request: such a failure is never a stale connection, whatever the error.
+    let answered = false;
+    const onData = () => {
+      answered = true;
+    };
+    const done = () => {
       settled = true;
       clearTimeout(total);
       clearTimeout(connectTimer);
+      socket?.removeListener("data", onData);
+    };
+    const fail = (err: FetchError) => {
+      if (settled) return;
+      done();
       res?.destroy();
       r.destroy();
       reject(err);
     };
     const total = setTimeout(() => fail(new FetchError("timeout", `request to ${url.host} timed out`)), remaining);
 
+    const pool = secure ? agents(app).https : agents(app).http;
     const r = (secure ? https : http).request({
       protocol: url.protocol,
       hostname: host,
       port: url.port || undefined,
       path: url.pathname + url.search,
-      method,
+      method: hop.method,
       headers,
-      agent: secure ? agents(app).https : agents(app).http,
+      agent: hop.newConnection ? false : pool,
       lookup: guardedLookup(allowPrivate),
     });
     r.setTimeout(IDLE_TIMEOUT_MS, () => fail(new FetchError("timeout", `${url.host} sent nothing for ${IDLE_TIMEOUT_MS / 1000} s`)));
-    r.on("socket", (socket) => {
-      if (!socket.connecting) return; // a kept-alive socket, connected (and checked) earlier
+    r.on("socket", (s: Socket) => {
+      socket = s;
+      s.on("data", onData);
+      if (!s.connecting) return; // a kept-alive socket, connected (and checked) earlier
+      // The agent's idle-socket timeout is no connect timeout (it would cut DNS and connect short).
+      s.setTimeout(0);
       connectTimer = setTimeout(() => fail(new FetchError("timeout", `connecting to ${url.host} timed out`)), CONNECT_TIMEOUT_MS);
-      socket.once("connect", () => clearTimeout(connectTimer));
+      s.once("connect", () => clearTimeout(connectTimer));
     });
-    r.on("error", (err) => fail(toFetchError(err, url)));
+    r.on("error", (err) => {
+      const code = (err as NodeJS.ErrnoException).code ?? "";
+      const stale = r.reusedSocket && !answered && res === undefined && CLOSED_BY_PEER.has(code);
+      fail(stale ? new StaleConnection(`${url.host} had closed the kept-alive connection (${err.message})`) : toFetchError(err, url));
+    });
     r.on("response", (response) => {
       res = response;
       clearTimeout(connectTimer);
-      readBody(response, maxBytes, url, truncate).then(
+      readBody(response, hop.maxBytes, url, hop.truncate).then(
         (buf) => {
           if (settled) return;
-          settled = true;
-          clearTimeout(total);
+          done();
           resolve({ status: response.statusCode ?? 0, headers: toHeaders(response), body: buf });
         },
         (err: FetchError) => fail(err),

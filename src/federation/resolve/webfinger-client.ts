@@ -1,7 +1,7 @@
 // WebFinger as a client (discovery.md §1.2), with host-meta fallback and a short cache.
 import type { App } from "../../app.ts";
 import { isSuspendedDomain } from "../domain-policy.ts";
-import { safeFetch, type SafeResponse } from "../net/safe-fetch.ts";
+import { logRemoteFailure, safeFetch, type SafeResponse } from "../net/safe-fetch.ts";
 import { parseHandle } from "../parse/actor.ts";
 import { asArray, httpUrl, isObject } from "../parse/common.ts";
 import { FederationError } from "../types.ts";
@@ -91,8 +91,14 @@ async function lookup(app: App, username: string, domain: string): Promise<Webfi
     res = await safeFetch(app, url, { headers: { accept: JRD_ACCEPT } });
   }
   if (res.status === 404 || res.status === 410) return undefined;
-  if (res.status !== 200) throw failure(res.status, resource);
-  return readJrd(res, resource);
+  try {
+    if (res.status !== 200) throw failure(res.status, resource);
+    return readJrd(res, resource);
+  } catch (e) {
+    // A network failure was logged by safeFetch; an answer we cannot use is logged here, once.
+    logRemoteFailure(app, "GET", res.url, (e as Error).message);
+    throw e;
+  }
 }
 
 /**
