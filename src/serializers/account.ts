@@ -20,7 +20,7 @@ import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
 import type { User } from "../storage/users.ts";
 import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
 import { toApiAccountRoles, toApiRole } from "./role.ts";
-import { scanShortcodes } from "./shortcodes.ts";
+import { scanShortcodes } from "../lib/shortcodes.ts";
 
 export type ApiAccount = Record<string, unknown> & { id: string; username: string; acct: string };
 

@@ -16,7 +16,7 @@ import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
 import { toApiMediaAttachment } from "./media-attachment.ts";
-import { scanShortcodes } from "./shortcodes.ts";
+import { scanShortcodes } from "../lib/shortcodes.ts";
 
 export type ApiStatus = Record<string, unknown> & { id: string };
 
