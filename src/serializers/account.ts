@@ -2,7 +2,7 @@
 import { domainToUnicode } from "node:url";
 import type { App } from "../app.ts";
 import { readTx } from "../db/db.ts";
-import { deepFreeze, findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../db/row-cache.ts";
+import { deepFreeze, findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../storage/row-cache.ts";
 import type { Id } from "../lib/ids.ts";
 import { mediaUrl } from "../lib/urls.ts";
 import { defaultAvatarUrl, defaultHeaderUrl } from "../media/default-images.ts";
@@ -180,7 +180,7 @@ function profileChars(a: Account): number {
 /**
  * Accounts by id, rendered from the database (missing ids are absent), for pages that embed
  * many of them. Renderings are cached until the account, its user or any custom emoji
- * changes (db/row-cache.ts); they are shared, hence frozen. Unlike `toApiAccounts`, this
+ * changes (storage/row-cache.ts); they are shared, hence frozen. Unlike `toApiAccounts`, this
  * renders only rows it reads itself, so a caller's stale Account object never gets cached.
  */
 export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedAccount> {

@@ -11,7 +11,7 @@ import { findApplicationLabels } from "../storage/status-applications.ts";
 import { loadViewerFlags, type ViewerFlags } from "../storage/status-viewer-flags.ts";
 import { findStatusLinks, type MentionedAccount } from "../storage/status-links.ts";
 import { findLiveStatusesCached, STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
-import { findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../db/row-cache.ts";
+import { findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../storage/row-cache.ts";
 import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";

@@ -1,5 +1,5 @@
 import type { App } from "../app.ts";
-import { mayFillCaches, onRowChange, syncOtherWriters } from "./row-changes.ts";
+import { mayFillCaches, onRowChange, syncOtherWriters } from "../db/row-changes.ts";
 
 /**
  * A bounded in-memory map whose entries are dropped as soon as the rows they were built from
