@@ -10,6 +10,11 @@ import { createJobs } from "./jobs/runner.ts";
 import { registerJobHandlers } from "./jobs/register.ts";
 import { createWorkerPool } from "./workers/pool.ts";
 import { createHttpApp, type HttpApp } from "./http/server.ts";
+import { installRowCache } from "./storage/row-cache.ts";
+import { STATUS_ROWS_CACHE } from "./storage/status-cache.ts";
+import { TOKEN_OWNERS_CACHE } from "./services/token-cache.ts";
+import { CREDENTIAL_EXTRAS_CACHE, EMBEDDED_ACCOUNTS_CACHE } from "./serializers/account.ts";
+import { STATUS_JSON_CACHE } from "./serializers/status.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
 
@@ -42,6 +47,16 @@ export function createApp(config: Config, opts: CreateAppOptions = {}): App {
   return app;
 }
 
+/**
+ * The request path's caches (exact: see storage/row-cache.ts), installed before the HTTP app
+ * is created and any request runs. Commands do without them.
+ */
+export function installReadCaches(app: App): void {
+  for (const spec of [TOKEN_OWNERS_CACHE, EMBEDDED_ACCOUNTS_CACHE, CREDENTIAL_EXTRAS_CACHE, STATUS_ROWS_CACHE, STATUS_JSON_CACHE]) {
+    installRowCache(app, spec);
+  }
+}
+
 export interface RunningServer {
   url: string;
   server: Server;
@@ -51,6 +66,7 @@ export interface RunningServer {
 }
 
 export async function startServer(app: App, opts: { host: string; port: number }): Promise<RunningServer> {
+  installReadCaches(app);
   const http = createHttpApp(app);
   const server = createServer(toNodeHandler(http.h3));
   server.keepAliveTimeout = 5000;

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import type { App } from "../../src/app.ts";
 import { tx } from "../../src/db/db.ts";
 import { createHttpApp } from "../../src/http/server.ts";
+import { installReadCaches } from "../../src/main.ts";
 import { localStatusUri, localStatusUrl } from "../../src/lib/urls.ts";
 import { databasePath } from "../../src/services/init.ts";
 import { CLI_APP, ensureBuiltinApp, issueToken } from "../../src/services/tokens.ts";
@@ -165,6 +166,7 @@ function seedStatuses(app: App, userIds: string[], usernames: string[], follower
 
 /** Size of user0's first home page, rendered in-process by the real route. */
 async function homePageBytes(app: App, token: string): Promise<number> {
+  installReadCaches(app);
   const http = createHttpApp(app);
   const res = await http.h3.fetch(new Request(`${app.baseUrl}/api/v1/timelines/home`, { headers: { authorization: `Bearer ${token}` } }));
   const body = await res.arrayBuffer();

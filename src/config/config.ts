@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { LogLevel } from "../lib/log.ts";
 
 /**
  * Typed configuration: `config.json` in the data dir (written by `roost init`), overridden by
@@ -7,7 +8,7 @@ import { join, resolve } from "node:path";
  * flags. Only this module reads process.env.
  */
 export type Registrations = "open" | "approval" | "closed";
-export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+export type { LogLevel };
 
 export interface Config {
   dataDir: string;

@@ -40,6 +40,11 @@ export function tx<T>(db: DB, fn: () => T): T {
   return db.transaction(fn).immediate();
 }
 
+/** Runs `fn` in a transaction, or directly when the caller already holds one. */
+export function inTx<T>(db: DB, fn: () => T): T {
+  return db.inTransaction ? fn() : tx(db, fn);
+}
+
 /**
  * Runs the reads of `fn` in one deferred transaction: one WAL snapshot, so a page's queries
  * agree with each other, and one read lock. In autocommit mode every statement takes and

@@ -2,7 +2,7 @@
 // from and to the domain, silence limits its accounts, reject_media skips its media, and
 // reject_reports ignores its Flags. A block covers subdomains; a port is not part of the rule.
 import type { App } from "../app.ts";
-import { findRowCache, installRowCache, type RowCacheSpec } from "../db/row-cache.ts";
+import { findRowCache, installRowCache, type RowCacheSpec } from "../storage/row-cache.ts";
 import { findDomainBlockFor } from "../storage/domain-blocks.ts";
 
 export interface DomainPolicy {
@@ -32,7 +32,7 @@ export function hostnameOf(domainOrUrl: string): string {
 
 // Policies by host name. Asked for every inbox request, fetch, delivery and remote post, and
 // the lookup cannot use an index (a block covers subdomains): cached, and emptied by any
-// change to domain_blocks (see db/row-cache.ts).
+// change to domain_blocks (see storage/row-cache.ts).
 const DOMAIN_POLICIES: RowCacheSpec = { name: "federation:domain-policies", max: 4096, watches: [["domain_blocks", null]] };
 
 /** Installs the policy cache (once, outside transactions, when the HTTP app is made). */

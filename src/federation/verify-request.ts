@@ -2,7 +2,7 @@
 import type { KeyObject } from "node:crypto";
 import type { H3Event } from "h3";
 import type { App } from "../app.ts";
-import { findRowCache, installRowCache, type RowCacheSpec } from "../db/row-cache.ts";
+import { findRowCache, installRowCache, type RowCacheSpec } from "../storage/row-cache.ts";
 import { ApiError } from "../errors.ts";
 import type { Account } from "../storage/accounts.ts";
 import { domainPolicy, installDomainPolicyCache } from "./domain-policy.ts";
@@ -46,7 +46,7 @@ const KEY_TTL_MS = 3600_000;
 
 // Signer keys by key id. Exact: an entry goes as soon as the account row changes (a refetch,
 // a suspension) or any admin domain block does, so a cached key is as good as a lookup (see
-// db/row-cache.ts).
+// storage/row-cache.ts).
 const SIGNER_KEYS: RowCacheSpec = {
   name: "federation:signer-keys",
   max: 8192,

@@ -3,11 +3,10 @@ import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { scopesSatisfy } from "../lib/scopes.ts";
-import { touchToken, type Token } from "../storage/tokens.ts";
-import { recordActivityDay, type User } from "../storage/users.ts";
-import type { Account } from "../storage/accounts.ts";
+import type { Account, Token, User } from "../services/domain-types.ts";
+import { findTokenOwnerCached } from "../services/token-cache.ts";
+import { noteTokenUse } from "../services/tokens.ts";
 import type { Params } from "./params.ts";
-import { findTokenOwnerCached } from "./token-cache.ts";
 
 export interface Viewer {
   token: Token;
@@ -20,7 +19,6 @@ export interface AppViewer {
   account: Account | null;
 }
 
-const DAY = 86_400_000;
 const INVALID = "The access token is invalid";
 
 function unauthorized(message = INVALID): ApiError {
@@ -58,7 +56,7 @@ function resolve(app: App, event: H3Event): Resolved {
   const raw = bearerToken(event);
   const now = app.now();
   const res: Resolved = raw ? lookup(app, sha256Hex(raw), now) : { kind: "none" };
-  if (res.kind === "ok") noteUse(app, event, res.viewer.token, res.viewer.user, now);
+  if (res.kind === "ok") noteTokenUse(app, res.viewer.token, res.viewer.user, now, clientIp(event));
   ctx.auth = res;
   return res;
 }
@@ -71,21 +69,6 @@ function lookup(app: App, tokenHash: string, now: number): Resolved {
   if (token.expiresAt !== null && token.expiresAt <= now) return { kind: "dead", message: "The access token expired" };
   if (token.userId && (!user || !account)) return { kind: "unknown" };
   return { kind: "ok", viewer: { token, user, account } };
-}
-
-/** Token last-use and the user's activity day, written at most once a day each. */
-function noteUse(app: App, event: H3Event, token: Token, user: User | null, now: number): void {
-  if (token.lastUsedAt === null || now - token.lastUsedAt > DAY) {
-    touchToken(app.db, token.id, now, clientIp(event));
-  }
-  if (user) {
-    const day = now - (now % DAY);
-    const key = `activity:${user.id}`;
-    if (app.cache.get(key) !== day) {
-      recordActivityDay(app.db, user.id, day);
-      app.cache.set(key, day);
-    }
-  }
 }
 
 export function clientIp(event: H3Event): string | null {

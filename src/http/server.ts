@@ -2,12 +2,7 @@ import { H3, HTTPError, type H3Event } from "h3";
 import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
-import { installRowCache } from "../db/row-cache.ts";
-import { CREDENTIAL_EXTRAS_CACHE, EMBEDDED_ACCOUNTS_CACHE } from "../serializers/account.ts";
-import { STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
-import { STATUS_JSON_CACHE } from "../serializers/status.ts";
 import { corsHeaders, preflightHeaders } from "./headers.ts";
-import { TOKEN_OWNERS_CACHE } from "./token-cache.ts";
 import { Router } from "./router.ts";
 import { registerRoutes } from "./routes.ts";
 import { routeKey } from "../services/capabilities.ts";
@@ -109,11 +104,6 @@ export function createHttpApp(app: App): HttpApp {
       h.set("x-content-type-options", "nosniff");
     }
   });
-
-  // Request-path caches (exact: see db/row-cache.ts), installed before any request runs.
-  for (const spec of [TOKEN_OWNERS_CACHE, EMBEDDED_ACCOUNTS_CACHE, CREDENTIAL_EXTRAS_CACHE, STATUS_ROWS_CACHE, STATUS_JSON_CACHE]) {
-    installRowCache(app, spec);
-  }
 
   const router = new Router(h3);
   registerRoutes(app, router);

@@ -1,4 +1,4 @@
-import type { LogLevel } from "../config/config.ts";
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
 /** A small structured logger: one JSON line per entry on stderr (stdout is for results). */
 export interface Log {

@@ -1,6 +1,5 @@
 // Local status text → HTML (protocols/sanitization.md §2): links come from text-html.ts, this
 // file adds mentions and hashtags, Mastodon's mention canonicalisation and the length rule.
-import type { Account } from "../storage/accounts.ts";
 import { isLanguageCode } from "./iso-639-1.ts";
 import { countTextLength, escapeHtml, extractMentions, formatPlainText, type TextEntity } from "./text-html.ts";
 import { extractHashtags } from "./tags.ts";
@@ -12,8 +11,17 @@ export interface MentionHandle {
   domain: string | null;
 }
 
+/** What mentions need of an account (storage's Account has it; lib sits below storage). */
+export interface MentionAccount {
+  id: string;
+  username: string;
+  domain: string | null;
+  uri: string;
+  url: string | null;
+}
+
 /** Resolves a handle to a known account, or undefined (the mention then stays plain text). */
-export type MentionResolver = (handle: MentionHandle) => Account | undefined;
+export type MentionResolver<A extends MentionAccount = MentionAccount> = (handle: MentionHandle) => A | undefined;
 
 const handleKey = (h: MentionHandle) => `${h.username.toLowerCase()}@${h.domain?.toLowerCase() ?? ""}`;
 
@@ -36,12 +44,12 @@ export function mentionHandles(text: string, localDomain: string): MentionHandle
  * canonical handle (`@alice` for local accounts, `@bob@remote.example` for remote ones); the
  * accounts are returned once each, in order of first appearance.
  */
-export function canonicalizeMentions(
+export function canonicalizeMentions<A extends MentionAccount>(
   text: string,
   localDomain: string,
-  resolve: MentionResolver,
-): { text: string; accounts: Account[] } {
-  const accounts = new Map<string, Account>();
+  resolve: MentionResolver<A>,
+): { text: string; accounts: A[] } {
+  const accounts = new Map<string, A>();
   let out = "";
   let pos = 0;
   for (const m of extractMentions(text)) {
@@ -59,10 +67,10 @@ export interface StatusFormatOptions {
   /** The instance's domain: `@alice@<domain>` is the local alice. */
   localDomain: string;
   /** The post's mentions; handles of other accounts are left as plain text. */
-  mentions: Account[];
+  mentions: MentionAccount[];
 }
 
-function mentionHtml(account: Account, showDomain: boolean): string {
+function mentionHtml(account: MentionAccount, showDomain: boolean): string {
   const name = showDomain && account.domain ? `${account.username}@${account.domain}` : account.username;
   const url = account.url ?? account.uri;
   return (

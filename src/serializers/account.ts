@@ -1,30 +1,21 @@
 // https://docs.joinmastodon.org/entities/Account/ and CredentialAccount (entities-core.md).
 import { domainToUnicode } from "node:url";
 import type { App } from "../app.ts";
-import { readTx } from "../db/db.ts";
-import { deepFreeze, findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../db/row-cache.ts";
+import { deepFreeze, findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../storage/row-cache.ts";
 import type { Id } from "../lib/ids.ts";
 import { mediaUrl } from "../lib/urls.ts";
 import { defaultAvatarUrl, defaultHeaderUrl } from "../media/default-images.ts";
 import { stillName } from "../media/files.ts";
-import { type Account, findAccountsByIds } from "../storage/accounts.ts";
-import {
-  type CredentialExtras,
-  findAccountsWithBadges,
-  findCredentialExtras,
-  findUserBadges,
-  type UserBadge,
-  userBadge,
-} from "../storage/account-profile.ts";
-import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
+import type { Account } from "../storage/accounts.ts";
+import { accountShortcodes, type AccountPage, loadAccountPage, readAccountPage, readUncachedAccounts } from "../storage/account-page.ts";
+import { type CredentialExtras, findCredentialExtras, type UserBadge, userBadge } from "../storage/account-profile.ts";
 import type { User } from "../storage/users.ts";
-import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
+import { type ApiCustomEmoji, toApiCustomEmojiMap } from "./custom-emoji.ts";
 import { toApiAccountRoles, toApiRole } from "./role.ts";
-import { scanShortcodes } from "./shortcodes.ts";
 
 export type ApiAccount = Record<string, unknown> & { id: string; username: string; acct: string };
 
-/** Everything a page of accounts needs, loaded with a fixed number of queries. */
+/** A page's reads (storage/account-page.ts), with its emojis as entities. */
 interface Batch {
   users: Map<Id, UserBadge>;
   moved: Map<Id, Account>;
@@ -34,42 +25,7 @@ interface Batch {
 
 const DAY = 86_400_000;
 
-/** Shortcodes of the display name, note and profile fields. */
-function shortcodesOf(a: Account): string[] {
-  const out = scanShortcodes(a.note, scanShortcodes(a.displayName, []));
-  for (const f of a.fields) scanShortcodes(f.value, scanShortcodes(f.name, out));
-  return out;
-}
-
-/**
- * `known`: the users of `accounts`, already looked up by the caller (absent: no user); only
- * those of moved targets are then queried.
- */
-function loadBatch(app: App, accounts: Account[], known?: Map<Id, UserBadge>): Batch {
-  const movedIds = accounts.filter((a) => a.movedToAccountId && a.suspendedAt === null).map((a) => a.movedToAccountId!);
-  const moved = movedIds.length ? findAccountsByIds(app.db, movedIds) : new Map<Id, Account>();
-  const all = movedIds.length ? [...accounts, ...moved.values()] : accounts;
-  const lookup = (known ? [...moved.values()] : all).filter((a) => a.domain === null && !known?.has(a.id)).map((a) => a.id);
-  const users = lookup.length ? findUserBadges(app.db, lookup) : new Map<Id, UserBadge>();
-  if (known) for (const [id, u] of known) users.set(id, u);
-  // One emoji query per distinct domain on the page (usually one or two).
-  const byDomain = new Map<string | null, Set<string>>();
-  for (const a of all) {
-    if (a.suspendedAt !== null) continue;
-    const codes = shortcodesOf(a);
-    if (codes.length === 0) continue;
-    let set = byDomain.get(a.domain);
-    if (!set) byDomain.set(a.domain, (set = new Set()));
-    for (const c of codes) set.add(c);
-  }
-  const emojis = new Map<string, ApiCustomEmoji>();
-  for (const [domain, codes] of byDomain) {
-    for (const e of findEmojisByShortcodes(app.db, [...codes], domain)) {
-      emojis.set(`${domain ?? ""} ${e.shortcode}`, toApiCustomEmoji(app, e));
-    }
-  }
-  return { users, moved, emojis };
-}
+const batchOf = (app: App, page: AccountPage): Batch => ({ users: page.users, moved: page.moved, emojis: toApiCustomEmojiMap(app, page.emojis) });
 
 const midnight = (ms: number) => new Date(ms - (((ms % DAY) + DAY) % DAY)).toISOString();
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -126,7 +82,7 @@ function render(app: App, a: Account, batch: Batch, nested: boolean): ApiAccount
   const emojis: ApiCustomEmoji[] = [];
   if (!suspended) {
     const seen = new Set<string>();
-    for (const code of shortcodesOf(a)) {
+    for (const code of accountShortcodes(a)) {
       const e = batch.emojis.get(`${a.domain ?? ""} ${code}`);
       if (e && !seen.has(code)) {
         seen.add(code);
@@ -151,7 +107,7 @@ export function toApiAccount(app: App, account: Account): ApiAccount {
 /** Several accounts with batched lookups (emojis, moved targets), in input order. */
 export function toApiAccounts(app: App, accounts: Account[]): ApiAccount[] {
   if (accounts.length === 0) return [];
-  const batch = readTx(app.db, () => loadBatch(app, accounts));
+  const batch = batchOf(app, readAccountPage(app.db, accounts));
   return accounts.map((a) => render(app, a, batch, false));
 }
 
@@ -180,35 +136,21 @@ function profileChars(a: Account): number {
 /**
  * Accounts by id, rendered from the database (missing ids are absent), for pages that embed
  * many of them. Renderings are cached until the account, its user or any custom emoji
- * changes (db/row-cache.ts); they are shared, hence frozen. Unlike `toApiAccounts`, this
+ * changes (storage/row-cache.ts); they are shared, hence frozen. Unlike `toApiAccounts`, this
  * renders only rows it reads itself, so a caller's stale Account object never gets cached.
  */
 export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedAccount> {
   const cache = findRowCache<EmbeddedAccount>(app, EMBEDDED_ACCOUNTS_CACHE);
-  return readTx(app.db, () => {
-    cache?.sync();
-    const out = new Map<Id, EmbeddedAccount>();
-    const missing: Id[] = [];
-    for (const id of ids) {
-      const hit = cache?.get(id);
-      if (hit) out.set(id, hit);
-      else missing.push(id);
-    }
-    // The lookup runs even when everything was cached: a page costs the same queries.
-    const found = findAccountsWithBadges(app.db, missing);
-    const accounts = found.map((f) => f.account);
-    const badges = new Map<Id, UserBadge>();
-    for (const f of found) if (f.badge) badges.set(f.account.id, f.badge);
-    const batch = loadBatch(app, accounts, badges);
-    for (const a of accounts) {
-      const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain });
-      out.set(a.id, e);
-      // Not cached: a moved account (it embeds its target's rendering, which is not watched
-      // for it) and a very large profile (see MAX_CACHED_CHARS).
-      if (a.movedToAccountId === null && profileChars(a) <= MAX_CACHED_CHARS) cache?.set(a.id, e);
-    }
-    return out;
-  });
+  const { cached: out, accounts, page } = readUncachedAccounts(app.db, ids, cache);
+  const batch = batchOf(app, page);
+  for (const a of accounts) {
+    const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain });
+    out.set(a.id, e);
+    // Not cached: a moved account (it embeds its target's rendering, which is not watched
+    // for it) and a very large profile (see MAX_CACHED_CHARS).
+    if (a.movedToAccountId === null && profileChars(a) <= MAX_CACHED_CHARS) cache?.set(a.id, e);
+  }
+  return out;
 }
 
 // Mastodon caps the count shown to the owner (FollowRequest...limit(40).count).
@@ -242,7 +184,7 @@ function credentialExtras(app: App, accountId: Id): CredentialExtras {
 export function toApiCredentialAccount(app: App, account: Account, user: User): ApiAccount {
   // The caller holds the user, so the common case (no emojis, not moved) reads nothing more.
   const known = new Map([[account.id, userBadge(user.role, user.settings)]]);
-  const base = render(app, account, loadBatch(app, [account], known), false);
+  const base = render(app, account, batchOf(app, loadAccountPage(app.db, [account], known)), false);
   const extras = credentialExtras(app, account.id);
   const verified = account.fields;
   const source = {

@@ -32,3 +32,10 @@ export function toApiCustomEmoji(app: App, e: CustomEmoji, opts: { withCategory?
 export function toApiCustomEmojis(app: App, emojis: CustomEmoji[], opts: { withCategory?: boolean } = {}): ApiCustomEmoji[] {
   return emojis.map((e) => toApiCustomEmoji(app, e, opts));
 }
+
+/** A page's emojis (storage's `${domain ?? ""} ${shortcode}` keys) as entities, under the same keys. */
+export function toApiCustomEmojiMap(app: App, emojis: Map<string, CustomEmoji>): Map<string, ApiCustomEmoji> {
+  const out = new Map<string, ApiCustomEmoji>();
+  for (const [key, e] of emojis) out.set(key, toApiCustomEmoji(app, e));
+  return out;
+}

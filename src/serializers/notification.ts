@@ -1,16 +1,10 @@
 import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
-import { readTx } from "../db/db.ts";
 import type { Notification } from "../storage/notifications.ts";
-import { findLiveStatusesCached } from "../storage/status-cache.ts";
+import { type NotificationPage, readNotificationPage, STATUS_TYPES } from "../storage/notification-page.ts";
 import { type ApiAccount, type EmbeddedAccount, embeddedAccounts } from "./account.ts";
-import { accountText, toApiStatuses, toApiStatusTexts, type ApiStatus } from "./status.ts";
+import { accountText, renderStatusPage, renderStatusPageTexts, type ApiStatus } from "./status.ts";
 import { isoTime } from "../lib/iso-time.ts";
-import type { Status } from "../storage/statuses.ts";
-import type { Account } from "../storage/accounts.ts";
-import type { Report } from "../storage/reports.ts";
-import { findReportsByIds } from "../storage/reports.ts";
-import { findAccountsByIds } from "../storage/accounts.ts";
 import { type ApiReport, toApiReport } from "./report.ts";
 
 // https://docs.joinmastodon.org/entities/Notification/
@@ -25,20 +19,16 @@ export interface ApiNotification {
   report?: ApiReport;
 }
 
-// The types whose entity carries `status` (Mastodon's NotificationSerializer#status_type?).
-const STATUS_TYPES = new Set(["favourite", "reblog", "status", "mention", "poll", "update"]);
-
 /**
  * A page of notifications as the recipient sees them, in input order. Fixed cost, in one read
- * transaction: the senders (cached renderings), the statuses (cached rows), plus the
- * batched status serializer.
+ * transaction (storage/notification-page.ts): the senders (cached renderings), the statuses
+ * (cached rows), plus the batched reads of their page.
  * A notification whose sender or status is gone is left out rather than half-rendered.
  */
 export function toApiNotifications(app: App, notifications: Notification[], viewerId: Id): ApiNotification[] {
-  return readTx(app.db, () => {
-    const page = loadPage(app, notifications);
+  return readNotificationPage(app, notifications, viewerId, (ids) => embeddedAccounts(app, ids), (page) => {
     const statuses = new Map<Id, ApiStatus>();
-    toApiStatuses(app, page.statuses, viewerId).forEach((s, i) => statuses.set(page.statuses[i].id, s));
+    if (page.statusPage) renderStatusPage(app, page.statuses, page.statusPage, viewerId).forEach((s, i) => statuses.set(page.statuses[i].id, s));
     return page.shown.map((n) => {
       const out = ownFields(app, n, page) as ApiNotification;
       out.account = page.accounts.get(n.fromAccountId)!.json;
@@ -54,10 +44,9 @@ export function toApiNotifications(app: App, notifications: Notification[], view
  * embedded accounts and statuses (serializers/status.ts).
  */
 export function toApiNotificationsJson(app: App, notifications: Notification[], viewerId: Id): string {
-  return readTx(app.db, () => {
-    const page = loadPage(app, notifications);
+  return readNotificationPage(app, notifications, viewerId, (ids) => embeddedAccounts(app, ids), (page) => {
     const statuses = new Map<Id, string>();
-    toApiStatusTexts(app, page.statuses, viewerId).forEach((s, i) => statuses.set(page.statuses[i].id, s));
+    if (page.statusPage) renderStatusPageTexts(app, page.statuses, page.statusPage, viewerId).forEach((s, i) => statuses.set(page.statuses[i].id, s));
     const items = page.shown.map((n) => {
       let out = JSON.stringify(ownFields(app, n, page)).slice(0, -1);
       out += `,"account":${accountText(page.accounts.get(n.fromAccountId))}`;
@@ -69,36 +58,9 @@ export function toApiNotificationsJson(app: App, notifications: Notification[], 
   });
 }
 
-interface Page {
-  shown: Notification[];
-  accounts: Map<Id, EmbeddedAccount>;
-  /** The distinct statuses the shown notifications carry. */
-  statuses: Status[];
-  reports: Map<Id, Report>;
-  targets: Map<Id, Account>;
-}
+type Page = NotificationPage<EmbeddedAccount>;
 
 const statusIdOf = (n: Notification): Id | null => (STATUS_TYPES.has(n.type) ? n.statusId : null);
-
-function loadPage(app: App, notifications: Notification[]): Page {
-  const accounts = embeddedAccounts(app, new Set(notifications.map((n) => n.fromAccountId)));
-  const statusIds = new Set<Id>();
-  for (const n of notifications) if (n.statusId && STATUS_TYPES.has(n.type)) statusIds.add(n.statusId);
-  const statuses = findLiveStatusesCached(app, statusIds);
-
-  // admin.report notifications are rare (staff only): their reports and targets, one query each.
-  const reports = findReportsByIds(app.db, notifications.flatMap((n) => (n.type === "admin.report" && n.reportId ? [n.reportId] : [])));
-  const targets = findAccountsByIds(app.db, [...reports.values()].map((r) => r.targetAccountId));
-
-  const shown = notifications.filter(
-    (n) =>
-      accounts.has(n.fromAccountId) &&
-      (!STATUS_TYPES.has(n.type) || (n.statusId !== null && statuses.has(n.statusId))) &&
-      (n.type !== "admin.report" || (n.reportId != null && reports.has(n.reportId) && targets.has(reports.get(n.reportId)!.targetAccountId))),
-  );
-  const unique = [...new Set(shown.flatMap((n) => statusIdOf(n) ?? []))].map((id) => statuses.get(id)!);
-  return { shown, accounts, statuses: unique, reports, targets };
-}
 
 /** The notification's own fields and its report; `account` and `status` are the callers'. */
 function ownFields(app: App, n: Notification, page: Page): Omit<ApiNotification, "account"> {

@@ -1,22 +1,17 @@
 // https://docs.joinmastodon.org/entities/Status/ (entities-core.md "Status").
 import { domainToUnicode } from "node:url";
 import type { App } from "../app.ts";
-import { readTx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { tagUrl } from "../lib/urls.ts";
 import { isoTime } from "../lib/iso-time.ts";
-import { findEmojisByShortcodes } from "../storage/custom-emojis.ts";
-import { findMediaByStatusIds, type MediaAttachment } from "../storage/media-attachments.ts";
-import { findApplicationLabels } from "../storage/status-applications.ts";
-import { loadViewerFlags, type ViewerFlags } from "../storage/status-viewer-flags.ts";
-import { findStatusLinks, type MentionedAccount } from "../storage/status-links.ts";
-import { findLiveStatusesCached, STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
-import { findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../db/row-cache.ts";
+import type { MentionedAccount } from "../storage/status-links.ts";
+import { STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
+import { readStatusPage, type StatusPage, statusShortcodes } from "../storage/status-page.ts";
+import { findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../storage/row-cache.ts";
 import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
-import { type ApiCustomEmoji, toApiCustomEmoji } from "./custom-emoji.ts";
+import { type ApiCustomEmoji, toApiCustomEmojiMap } from "./custom-emoji.ts";
 import { toApiMediaAttachment } from "./media-attachment.ts";
-import { scanShortcodes } from "./shortcodes.ts";
 
 export type ApiStatus = Record<string, unknown> & { id: string };
 
@@ -32,66 +27,13 @@ export interface ApiMention {
   acct: string;
 }
 
-/** Everything a page needs, loaded with a fixed number of queries. */
-interface Batch {
-  originals: Map<Id, Status>;
-  authors: Map<Id, EmbeddedAccount>;
-  mentions: Map<Id, MentionedAccount[]>;
-  tags: Map<Id, string[]>;
-  media: Map<Id, MediaAttachment[]>;
-  /** Key: `${domain ?? ""} ${shortcode}`. */
-  emojis: Map<string, ApiCustomEmoji>;
-  flags: ViewerFlags | null;
-  apps: Map<Id, { name: string; website: string | null }>;
-}
-
-function shortcodesOf(s: Status): string[] {
-  if (s.reblogOfId) return [];
-  return scanShortcodes(s.text || s.content, scanShortcodes(s.spoilerText, []));
-}
+/** A page's reads (storage/status-page.ts), with its emojis as entities. */
+type Batch = Omit<StatusPage<EmbeddedAccount>, "emojis"> & { emojis: Map<string, ApiCustomEmoji> };
 
 const iso = isoTime;
 const acctOf = (a: MentionedAccount) => (a.domain ? `${a.username}@${domainToUnicode(a.domain) || a.domain}` : a.username);
 
-function loadBatch(app: App, statuses: Status[], viewerId: Id | null): Batch {
-  const db = app.db;
-  const pageIds = new Set(statuses.map((s) => s.id));
-  const missing = statuses.filter((s) => s.reblogOfId && !pageIds.has(s.reblogOfId)).map((s) => s.reblogOfId!);
-  const originals = findLiveStatusesCached(app, missing);
-  for (const s of statuses) originals.set(s.id, s);
-  const all = [...originals.values()];
-
-  const authors = embeddedAccounts(app, new Set(all.map((s) => s.accountId)));
-
-  const contentIds = all.filter((s) => !s.reblogOfId).map((s) => s.id);
-  const { mentions, tags } = findStatusLinks(db, contentIds);
-  const media = findMediaByStatusIds(db, contentIds);
-
-  // One emoji query per distinct author domain on the page (usually one).
-  const byDomain = new Map<string | null, Set<string>>();
-  for (const s of all) {
-    const codes = shortcodesOf(s);
-    if (codes.length === 0) continue;
-    const domain = authors.get(s.accountId)?.domain ?? null;
-    let set = byDomain.get(domain);
-    if (!set) byDomain.set(domain, (set = new Set()));
-    for (const c of codes) set.add(c);
-  }
-  const emojis = new Map<string, ApiCustomEmoji>();
-  for (const [domain, codes] of byDomain) {
-    for (const e of findEmojisByShortcodes(db, [...codes], domain)) emojis.set(`${domain ?? ""} ${e.shortcode}`, toApiCustomEmoji(app, e));
-  }
-
-  let flags: ViewerFlags | null = null;
-  let apps = new Map<Id, { name: string; website: string | null }>();
-  if (viewerId) {
-    const conversations = all.map((s) => s.conversationId).filter((c): c is Id => c !== null);
-    flags = loadViewerFlags(db, viewerId, all.map((s) => s.id), conversations);
-    const appIds = all.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
-    apps = findApplicationLabels(db, appIds);
-  }
-  return { originals, authors, mentions, tags, media, emojis, flags, apps };
-}
+const batchOf = (app: App, page: StatusPage<EmbeddedAccount>): Batch => ({ ...page, emojis: toApiCustomEmojiMap(app, page.emojis) });
 
 /**
  * The fields every viewer sees alike, except `mentions` (they show other accounts' rows),
@@ -221,7 +163,7 @@ function renderText(app: App, s: Status, b: Batch, viewerId: Id | null): string 
 }
 
 function emojisOf(s: Status, b: Batch): ApiCustomEmoji[] {
-  const codes = shortcodesOf(s);
+  const codes = statusShortcodes(s);
   if (codes.length === 0) return [];
   const domain = b.authors.get(s.accountId)?.domain ?? null;
   const out: ApiCustomEmoji[] = [];
@@ -244,7 +186,12 @@ function emojisOf(s: Status, b: Batch): ApiCustomEmoji[] {
  */
 export function toApiStatuses(app: App, statuses: Status[], viewerId: Id | null, opts: StatusSerializeOptions = {}): ApiStatus[] {
   if (statuses.length === 0) return [];
-  const batch = readTx(app.db, () => loadBatch(app, statuses, viewerId));
+  return renderStatusPage(app, statuses, readStatusPage(app, statuses, viewerId, (ids) => embeddedAccounts(app, ids)), viewerId, opts);
+}
+
+/** `toApiStatuses` from a page read already (a notifications page reads its statuses' page with its own). */
+export function renderStatusPage(app: App, statuses: Status[], page: StatusPage<EmbeddedAccount>, viewerId: Id | null, opts: StatusSerializeOptions = {}): ApiStatus[] {
+  const batch = batchOf(app, page);
   return statuses.map((s) => render(app, s, batch, viewerId, opts));
 }
 
@@ -259,10 +206,13 @@ export function toApiStatusesJson(app: App, statuses: Status[], viewerId: Id | n
 /** Each status's JSON text, in input order (for entities that embed statuses). */
 export function toApiStatusTexts(app: App, statuses: Status[], viewerId: Id | null): string[] {
   if (statuses.length === 0) return [];
-  return readTx(app.db, () => {
-    const batch = loadBatch(app, statuses, viewerId);
-    return statuses.map((s) => renderText(app, s, batch, viewerId));
-  });
+  return renderStatusPageTexts(app, statuses, readStatusPage(app, statuses, viewerId, (ids) => embeddedAccounts(app, ids)), viewerId);
+}
+
+/** `toApiStatusTexts` from a page read already. */
+export function renderStatusPageTexts(app: App, statuses: Status[], page: StatusPage<EmbeddedAccount>, viewerId: Id | null): string[] {
+  const batch = batchOf(app, page);
+  return statuses.map((s) => renderText(app, s, batch, viewerId));
 }
 
 export function toApiStatus(app: App, status: Status, viewerId: Id | null, opts: StatusSerializeOptions = {}): ApiStatus {

@@ -13,7 +13,7 @@ import { countFollowsWithDomain, findFollowsWithDomain } from "../storage/follow
 import type { KeysetPage } from "../storage/relationship-pages.ts";
 import { normalizeDomain } from "./domain-blocks.ts";
 import { clearFeeds, endFollow, endFollowRequest } from "./follows.ts";
-import { inTx } from "./relationships.ts";
+import { inTx } from "../db/db.ts";
 
 // A user's own domain blocks (Mastodon's Account#block_domain! and AfterBlockDomainFromAccountService).
 
@@ -31,7 +31,7 @@ export function requireDomainParam(raw: string | undefined): string {
  * (relationship-checks). Mastodon's severed_relationships notification is not made yet.
  */
 export function blockDomain(app: App, owner: Account, domain: string): void {
-  const unfollowed = inTx(app, () => {
+  const unfollowed = inTx(app.db, () => {
     insertAccountDomainBlock(app.db, { id: app.ids.next(), accountId: owner.id, domain, createdAt: app.now() });
     const { outgoing, incoming } = findFollowsWithDomain(app.db, owner.id, domain);
     for (const f of [...outgoing, ...incoming]) endFollow(app, f);

@@ -9,7 +9,7 @@ import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
 import { isBlocking } from "../storage/relationship-checks.ts";
 import { clearFeeds, endFollow, endFollowRequest } from "./follows.ts";
 import { onBlocked, onFollowRejected, onUnblocked, onUnfollowed } from "../federation/outbox/hooks.ts";
-import { inTx } from "./relationships.ts";
+import { inTx } from "../db/db.ts";
 
 // Mastodon's BlockService + AfterBlockService, UnblockService.
 
@@ -23,7 +23,7 @@ export const blockUri = (app: App, id: Id) => `${app.baseUrl}/blocks/${id}`;
  */
 export function blockAccount(app: App, source: Account, target: Account, via: { uri?: string } = {}): void {
   if (source.id === target.id) return;
-  inTx(app, () => {
+  inTx(app.db, () => {
     for (const [a, b] of [
       [source.id, target.id],
       [target.id, source.id],
@@ -58,7 +58,7 @@ export function blockAccount(app: App, source: Account, target: Account, via: { 
 
 /** POST /api/v1/accounts/:id/unblock. Idempotent. */
 export function unblockAccount(app: App, source: Account, target: Account): void {
-  inTx(app, () => {
+  inTx(app.db, () => {
     const block = findBlock(app.db, source.id, target.id);
     if (!block) return;
     onUnblocked(app, block);

@@ -32,7 +32,7 @@ import { resolveAcct } from "./remote-lookup.ts";
 import { removeAccountFromFeeds, scheduleFeedMerge } from "./feeds.ts";
 import { onFollowAccepted, onFollowRejected, onFollowRequested, onUnfollowed } from "../federation/outbox/hooks.ts";
 import { notify } from "./notifications.ts";
-import { inTx } from "./relationships.ts";
+import { inTx } from "../db/db.ts";
 
 // Follows and follow requests (Mastodon's FollowService, UnfollowService, AuthorizeFollowService,
 // RejectFollowService, RemoveFromFollowersService). Written for any source/target pair, so
@@ -85,7 +85,7 @@ export function followAccount(app: App, source: Account, target: Account, option
   if (options.languages?.some((l) => !isLanguageCode(l))) throw unprocessable("Validation failed: Languages is invalid");
   const optimistic = !target.locked && source.silencedAt === null;
   const now = app.now();
-  return inTx(app, () => {
+  return inTx(app.db, () => {
     const existing = findFollow(app.db, source.id, target.id);
     if (existing) {
       const updated = { ...mergeFollowOptions(existing, options), uri: via.uri ?? existing.uri };
@@ -152,7 +152,7 @@ export function clearFeeds(app: App, owner: Account, targetId: Id): void {
 
 /** POST /api/v1/accounts/:id/unfollow: removes the follow or withdraws the pending request. Idempotent. */
 export function unfollowAccount(app: App, source: Account, target: Account): void {
-  const ended = inTx(app, () => {
+  const ended = inTx(app.db, () => {
     const follow = findFollow(app.db, source.id, target.id);
     if (follow) {
       onUnfollowed(app, follow);
@@ -170,7 +170,7 @@ export function unfollowAccount(app: App, source: Account, target: Account): voi
 
 /** POST /api/v1/accounts/:id/remove_from_followers: `follower` no longer follows `owner`. */
 export function removeFromFollowers(app: App, owner: Account, follower: Account): void {
-  const ended = inTx(app, () => {
+  const ended = inTx(app.db, () => {
     const follow = findFollow(app.db, follower.id, owner.id);
     if (follow) {
       onFollowRejected(app, follow);
@@ -186,7 +186,7 @@ export function removeFromFollowers(app: App, owner: Account, follower: Account)
  * nothing is sent back, as the other side already knows.
  */
 export function dropFollowByRemote(app: App, source: Account, target: Account): void {
-  const ended = inTx(app, () => {
+  const ended = inTx(app.db, () => {
     const follow = findFollow(app.db, source.id, target.id);
     if (follow) endFollow(app, follow);
     const request = findFollowRequest(app.db, source.id, target.id);
@@ -213,7 +213,7 @@ export function refuseRemoteFollow(app: App, source: Account, target: Account, u
     createdAt: now,
     updatedAt: now,
   };
-  inTx(app, () => onFollowRejected(app, record));
+  inTx(app.db, () => onFollowRejected(app, record));
 }
 
 /** Turns a request into a follow with the same uri and options, and tells the target. */
@@ -232,7 +232,7 @@ function acceptRequest(app: App, request: FollowRecord): void {
 
 /** POST /api/v1/follow_requests/:account_id/authorize. 404 without a pending request. */
 export function authorizeFollowRequest(app: App, target: Account, requesterId: Id): void {
-  inTx(app, () => {
+  inTx(app.db, () => {
     const request = findFollowRequest(app.db, requesterId, target.id);
     if (!request) throw notFound();
     acceptRequest(app, request);
@@ -241,7 +241,7 @@ export function authorizeFollowRequest(app: App, target: Account, requesterId: I
 
 /** POST /api/v1/follow_requests/:account_id/reject. 404 without a pending request. */
 export function rejectFollowRequest(app: App, target: Account, requesterId: Id): void {
-  inTx(app, () => {
+  inTx(app.db, () => {
     const request = findFollowRequest(app.db, requesterId, target.id);
     if (!request) throw notFound();
     onFollowRejected(app, request);
@@ -251,7 +251,7 @@ export function rejectFollowRequest(app: App, target: Account, requesterId: Id):
 
 /** Accepts every pending follow request to the account (called when it becomes unlocked). */
 export function authorizeAllFollowRequests(app: App, accountId: Id): void {
-  inTx(app, () => {
+  inTx(app.db, () => {
     for (const request of listAllFollowRequestsTo(app.db, accountId)) acceptRequest(app, request);
   });
 }

@@ -7,7 +7,7 @@ import type { KeysetPage, PageRow } from "../storage/relationship-pages.ts";
 import { clearFeeds } from "./follows.ts";
 import { scheduleFeedMerge } from "./feeds.ts";
 import { isFollowing } from "../storage/relationship-checks.ts";
-import { inTx } from "./relationships.ts";
+import { inTx } from "../db/db.ts";
 
 // Mastodon's MuteService (+ the BlockWorker/MuteWorker it schedules) and UnmuteService.
 
@@ -31,7 +31,7 @@ export function muteAccount(app: App, source: Account, target: Account, input: M
   const now = app.now();
   const hide = input.notifications ?? true;
   const duration = input.duration ?? 0;
-  const mute = inTx(app, () => {
+  const mute = inTx(app.db, () => {
     const m = upsertMute(
       app.db,
       {
@@ -54,7 +54,7 @@ export function muteAccount(app: App, source: Account, target: Account, input: M
 
 /** POST /api/v1/accounts/:id/unmute. Idempotent. */
 export function unmuteAccount(app: App, source: Account, target: Account): void {
-  inTx(app, () => {
+  inTx(app.db, () => {
     // Mastodon's UnmuteService: the account's posts come back into a follower's home and lists.
     if (deleteMute(app.db, source.id, target.id) && isFollowing(app.db, source.id, target.id)) scheduleFeedMerge(app, source.id, target.id);
   });

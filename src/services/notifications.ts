@@ -1,5 +1,5 @@
 import type { App } from "../app.ts";
-import { tx } from "../db/db.ts";
+import { inTx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { findAccountById } from "../storage/accounts.ts";
 import {
@@ -139,15 +139,10 @@ function groupKey(app: App, recipientId: Id, type: NotificationType, statusId: I
   return `${prefix}-${bucket}`;
 }
 
-function inTx(app: App, fn: () => void): void {
-  if (app.db.inTransaction) fn();
-  else tx(app.db, fn);
-}
-
 /** Notifications a newly published status causes: mentions, and `status` for followers with notify on. */
 export function notifyNewStatus(app: App, status: Status): void {
   if (status.reblogOfId) return; // a boost notifies its original's author through notify("reblog")
-  inTx(app, () => {
+  inTx(app.db, () => {
     for (const recipientId of localMentionedAccountIds(app.db, status.id)) {
       notify(app, { type: "mention", recipientId, fromAccountId: status.accountId, statusId: status.id });
     }
@@ -167,7 +162,7 @@ export function notifyNewStatus(app: App, status: Status): void {
 /** `update` notifications to local accounts that boosted an edited status. */
 export function notifyStatusUpdate(app: App, status: Status): void {
   if (status.reblogOfId) return;
-  inTx(app, () => {
+  inTx(app.db, () => {
     for (const recipientId of localReblogerIds(app.db, status.id)) {
       notify(app, { type: "update", recipientId, fromAccountId: status.accountId, statusId: status.id });
     }

@@ -1,5 +1,4 @@
 import type { App } from "../app.ts";
-import { tx } from "../db/db.ts";
 import { unprocessable } from "../errors.ts";
 import { type Id, parseId } from "../lib/ids.ts";
 import { findAccountsByIds, type Account } from "../storage/accounts.ts";
@@ -10,11 +9,6 @@ import { findVisibleAccounts } from "./account-lookup.ts";
 // Use cases around the Relationship entity that are not follows, blocks or mutes.
 
 const NOTE_MAX = 2000;
-
-/** Runs `fn` in a transaction, or directly when the caller already holds one. */
-export function inTx<T>(app: App, fn: () => T): T {
-  return app.db.inTransaction ? fn() : tx(app.db, fn);
-}
 
 /**
  * The `id[]` of relationships and familiar_followers: Mastodon reads the raw param, so a bare

@@ -4,6 +4,8 @@
 import type { App } from "../app.ts";
 import { type Account, findAccountByHandle, findAccountById } from "../storage/accounts.ts";
 import { findUsersByAccountIds } from "../storage/account-profile.ts";
+import { findFollowRequest } from "../storage/follow-requests.ts";
+import { isFollowing } from "../storage/relationship-checks.ts";
 import type { Status } from "../storage/statuses.ts";
 import { isHiddenLocal, parseAcct } from "./account-lookup.ts";
 import { resolveAcct } from "./remote-lookup.ts";
@@ -38,4 +40,11 @@ export async function resolveInteractionTarget(app: App, viewer: Account, raw: s
   if (!account || account.suspendedAt !== null) return undefined;
   if (account.domain === null && isHiddenLocal(account, findUsersByAccountIds(app.db, [account.id]).get(account.id))) return undefined;
   return { kind: "account", account };
+}
+
+/** The follow button's state on the interaction page. */
+export function followState(app: App, viewer: Account, target: Account): "none" | "following" | "requested" | "self" {
+  if (viewer.id === target.id) return "self";
+  if (isFollowing(app.db, viewer.id, target.id)) return "following";
+  return findFollowRequest(app.db, viewer.id, target.id) ? "requested" : "none";
 }

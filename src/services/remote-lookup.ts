@@ -1,18 +1,24 @@
 // Remote look-ups on behalf of API requests: network failures answered the way Mastodon's API
-// answers them.
+// answers them. The one door from services/ into federation's network side (resolve/):
+// see federation/DESIGN.md "Layers".
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { resolveAccountByHandle } from "../federation/resolve/accounts.ts";
+import { resolveRemoteUrl, type UrlTarget } from "../federation/resolve/url.ts";
 import { FetchError } from "../federation/net/safe-fetch.ts";
 import { FederationError } from "../federation/types.ts";
 import type { Account } from "../storage/accounts.ts";
 import type { Acct } from "./account-lookup.ts";
+
+export type { UrlTarget };
 
 /** Mastodon's Api::BaseController answer to a peer that could not be reached. */
 export const remoteFetchFailed = () => new ApiError(503, "Remote data could not be fetched");
 
 // A domain that does not resolve, or that we may not contact, has no accounts for us.
 const NO_SUCH_SERVER = new Set(["dns", "invalid-url", "private-address"]);
+
+const failedRemotely = (e: unknown) => e instanceof FetchError || e instanceof FederationError;
 
 /**
  * resolveAccountByHandle for the API: undefined (404 for the caller) when the server does not
@@ -23,7 +29,17 @@ export async function resolveAcct(app: App, acct: Acct): Promise<Account | undef
     return await resolveAccountByHandle(app, acct.username, acct.domain);
   } catch (e) {
     if (e instanceof FetchError && NO_SUCH_SERVER.has(e.kind)) return undefined;
-    if (e instanceof FetchError || e instanceof FederationError) throw remoteFetchFailed();
+    if (failedRemotely(e)) throw remoteFetchFailed();
+    throw e;
+  }
+}
+
+/** resolveRemoteUrl for the API: the account or status a URL names, fetched; undefined when it cannot be. */
+export async function resolveUrlTarget(app: App, url: string): Promise<UrlTarget> {
+  try {
+    return await resolveRemoteUrl(app, url);
+  } catch (e) {
+    if (failedRemotely(e)) return undefined; // Mastodon answers an unreachable URL with nothing found
     throw e;
   }
 }

@@ -2,9 +2,6 @@
 // Mastodon answers without Elasticsearch: accounts by handle and prefix, hashtags by prefix,
 // statuses only by URL. Remote handles and URLs are resolved when asked to (`resolve`).
 import type { App } from "../app.ts";
-import { resolveRemoteUrl, type UrlTarget } from "../federation/resolve/url.ts";
-import { FetchError } from "../federation/net/safe-fetch.ts";
-import { FederationError } from "../federation/types.ts";
 import { compareIds, type Id } from "../lib/ids.ts";
 import { normalizeTag } from "../lib/tags.ts";
 import { findAccountByHandle, findAccountByUri, type Account } from "../storage/accounts.ts";
@@ -14,7 +11,7 @@ import { findStatusByLink } from "../storage/status-urls.ts";
 import type { Status } from "../storage/statuses.ts";
 import { searchTags, type TagRow } from "../storage/tag-search.ts";
 import { parseAcct } from "./account-lookup.ts";
-import { resolveAcct } from "./remote-lookup.ts";
+import { resolveAcct, resolveUrlTarget, type UrlTarget } from "./remote-lookup.ts";
 import { canViewStatus } from "./visibility.ts";
 
 export type SearchType = "accounts" | "hashtags" | "statuses";
@@ -55,7 +52,6 @@ export function queryText(q: string): string {
 }
 
 const isUrl = (q: string) => /^https?:\/\/\S+$/i.test(q);
-const failedRemotely = (e: unknown) => e instanceof FetchError || e instanceof FederationError;
 
 /** A URL query: the account or status it names, known or (with `resolve`) fetched. */
 export async function resolveUrl(app: App, url: string, resolve: boolean): Promise<UrlTarget> {
@@ -64,12 +60,7 @@ export async function resolveUrl(app: App, url: string, resolve: boolean): Promi
   const status = findStatusByLink(app.db, url);
   if (status) return { status };
   if (!resolve) return undefined;
-  try {
-    return await resolveRemoteUrl(app, url);
-  } catch (e) {
-    if (failedRemotely(e)) return undefined; // Mastodon answers an unreachable URL with nothing found
-    throw e;
-  }
+  return resolveUrlTarget(app, url);
 }
 
 /**

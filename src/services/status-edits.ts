@@ -52,7 +52,7 @@ export function editStatus(
   author: { account: Account; user: User | null },
   status: Status,
   input: EditInput,
-  opts: { resolve?: MentionResolver } = {},
+  opts: { resolve?: MentionResolver<Account> } = {},
 ): Status {
   if (status.reblogOfId) throw notFound(); // a boost has no content of its own to edit
   validateMediaIds(input.mediaIds);

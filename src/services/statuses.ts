@@ -74,7 +74,7 @@ export function getVisibleStatuses(app: App, viewerId: Id | null, rawIds: string
  * confirmed and approved, or a known remote one; suspended accounts are never mentioned.
  * Federation will pass its own resolver (WebFinger first) to createStatus.
  */
-export function knownAccountResolver(app: App): MentionResolver {
+export function knownAccountResolver(app: App): MentionResolver<Account> {
   return (h) => {
     const a = findAccountByHandle(app.db, h.username, h.domain);
     if (!a || a.suspendedAt !== null) return undefined;
@@ -122,7 +122,7 @@ export interface StatusInput {
 export interface CreateStatusOptions {
   applicationId: Id | null;
   idempotencyKey?: string;
-  resolve?: MentionResolver;
+  resolve?: MentionResolver<Account>;
 }
 
 /** POST /api/v1/statuses for a local author (Mastodon's PostStatusService). */

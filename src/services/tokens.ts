@@ -2,7 +2,8 @@ import type { App } from "../app.ts";
 import { randomToken, sha256Hex } from "../lib/crypto.ts";
 import type { Id } from "../lib/ids.ts";
 import { type Application, findSuperappByName, insertApplication } from "../storage/applications.ts";
-import { insertToken } from "../storage/tokens.ts";
+import { insertToken, touchToken, type Token } from "../storage/tokens.ts";
+import { recordActivityDay, type User } from "../storage/users.ts";
 
 /** The built-in web app (Mastodon's "Web" superapp): browser sessions get its tokens. */
 export const WEB_APP = "Web";
@@ -49,4 +50,21 @@ export function issueToken(
     createdAt,
   });
   return { token, id, createdAt };
+}
+
+const DAY = 86_400_000;
+
+/** Token last-use and the user's activity day, written at most once a day each (per request, from http/auth.ts). */
+export function noteTokenUse(app: App, token: Token, user: User | null, now: number, ip: string | null): void {
+  if (token.lastUsedAt === null || now - token.lastUsedAt > DAY) {
+    touchToken(app.db, token.id, now, ip);
+  }
+  if (user) {
+    const day = now - (now % DAY);
+    const key = `activity:${user.id}`;
+    if (app.cache.get(key) !== day) {
+      recordActivityDay(app.db, user.id, day);
+      app.cache.set(key, day);
+    }
+  }
 }

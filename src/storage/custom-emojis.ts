@@ -56,6 +56,15 @@ export function findEmojisByShortcodes(db: DB, shortcodes: string[], domain: str
   return rows.map(rowToCustomEmoji);
 }
 
+/** The emojis a page names: shortcodes by their domain (null: local), one query per domain; key `${domain ?? ""} ${shortcode}`. */
+export function findEmojisByDomain(db: DB, byDomain: Map<string | null, Set<string>>): Map<string, CustomEmoji> {
+  const out = new Map<string, CustomEmoji>();
+  for (const [domain, codes] of byDomain) {
+    for (const e of findEmojisByShortcodes(db, [...codes], domain)) out.set(`${domain ?? ""} ${e.shortcode}`, e);
+  }
+  return out;
+}
+
 /** Local, enabled emojis shown in the picker (GET /api/v1/custom_emojis), by shortcode. */
 export function listPickerEmojis(db: DB): CustomEmoji[] {
   return (

@@ -1,13 +1,13 @@
 import type { App } from "../app.ts";
 import { type DB, idListJson, readTx } from "../db/db.ts";
-import { deepFreeze, findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../db/row-cache.ts";
+import { deepFreeze, findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "./row-cache.ts";
 import type { Id } from "../lib/ids.ts";
 import { allRows } from "../db/rows.ts";
 import { rowToStatus, type Status } from "./statuses.ts";
 
 /**
  * Status rows that pages (timelines, notifications, boosted originals) keep reading, cached
- * until the row changes (db/row-cache.ts), so a page query reads only ids. The objects are
+ * until the row changes (row-cache.ts), so a page query reads only ids. The objects are
  * shared, hence frozen.
  */
 export const STATUS_ROWS_CACHE: RowCacheSpec = {

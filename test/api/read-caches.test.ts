@@ -1,5 +1,5 @@
 // The read paths keep token owners, embedded account renderings and status rows in memory
-// (src/db/row-cache.ts). These tests pin down that nothing stale is ever served: writes by
+// (src/storage/row-cache.ts). These tests pin down that nothing stale is ever served: writes by
 // this server, writes by another process, custom emoji changes and rolled-back transactions
 // all show (or not) on the very next request.
 import { test } from "node:test";

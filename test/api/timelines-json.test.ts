@@ -9,7 +9,7 @@ import { closeApp, createApp } from "../../src/main.ts";
 import type { App } from "../../src/app.ts";
 import { createCustomEmoji } from "../../src/services/custom-emojis.ts";
 import { STATUS_JSON_CACHE, toApiStatuses } from "../../src/serializers/status.ts";
-import { findRowCache } from "../../src/db/row-cache.ts";
+import { findRowCache } from "../../src/storage/row-cache.ts";
 import { EMBEDDED_ACCOUNTS_CACHE } from "../../src/serializers/account.ts";
 import { STATUS_ROWS_CACHE } from "../../src/storage/status-cache.ts";
 import { toApiNotifications } from "../../src/serializers/notification.ts";

@@ -1,7 +1,7 @@
 // Remote accounts: finding, fetching and storing them (AP §3.2, discovery.md §1.2).
 import type { App } from "../../app.ts";
 import type { Id } from "../../lib/ids.ts";
-import { inTx } from "../../services/relationships.ts";
+import { inTx } from "../../db/db.ts";
 import { type Account, type NewAccount, findAccountById, findAccountByHandle, findAccountByUri, insertAccount, updateAccount } from "../../storage/accounts.ts";
 import { findAccountByPublicKeyId, findAccountByUrl, findSuspensionOrigin, setSuspension } from "../../storage/remote-accounts.ts";
 import { domainPolicy, isSuspendedDomain } from "../domain-policy.ts";
@@ -50,7 +50,7 @@ function claimedHandle(actor: ParsedActor): Handle | undefined {
  */
 export function upsertRemoteAccount(app: App, actor: ParsedActor, domain: string, opts: UpsertOptions = {}): Account {
   const d = domain.toLowerCase();
-  return inTx(app, () => {
+  return inTx(app.db, () => {
     const now = app.now();
     const known = findAccountByUri(app.db, actor.uri);
     const claim = claimedHandle(actor);

@@ -1,7 +1,7 @@
 // Remote custom emojis (profile names and bios, statuses): stored per domain as custom_emojis
 // rows that point at the peer's image (no download here), refreshed when the peer changes them.
 import type { App } from "../../app.ts";
-import { inTx } from "../../services/relationships.ts";
+import { inTx } from "../../db/db.ts";
 import { insertCustomEmoji } from "../../storage/custom-emojis.ts";
 import { findDomainEmojis, updateRemoteEmoji } from "../../storage/remote-emojis.ts";
 import type { ParsedEmoji } from "../types.ts";
@@ -13,7 +13,7 @@ import type { ParsedEmoji } from "../types.ts";
 export function upsertRemoteEmojis(app: App, domain: string, emojis: ParsedEmoji[]): void {
   if (emojis.length === 0) return;
   const d = domain.toLowerCase();
-  inTx(app, () => {
+  inTx(app.db, () => {
     const known = findDomainEmojis(app.db, d, emojis.map((e) => e.shortcode));
     const now = app.now();
     for (const e of emojis) {

@@ -3,7 +3,7 @@
 // signature inline, and hands the activity to `inbox.process` (answered 202 once committed).
 import { getRouterParam, type H3Event } from "h3";
 import type { App } from "../../app.ts";
-import { findRowCache, installRowCache, type RowCacheSpec } from "../../db/row-cache.ts";
+import { findRowCache, installRowCache, type RowCacheSpec } from "../../storage/row-cache.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import { findUsersByAccountIds } from "../../storage/account-profile.ts";
 import { type Account, findAccountByHandle, findAccountByUri } from "../../storage/accounts.ts";

@@ -3,7 +3,7 @@ import type { App } from "../../app.ts";
 import { readTx } from "../../db/db.ts";
 import { uniqueHashtags } from "../../lib/tags.ts";
 import { localActorUrls, mediaUrl, tagUrl } from "../../lib/urls.ts";
-import { scanShortcodes } from "../../serializers/shortcodes.ts";
+import { scanShortcodes } from "../../lib/shortcodes.ts";
 import { type Account, findAccountById } from "../../storage/accounts.ts";
 import { instanceActorKeys, instanceActorKeyId, instanceActorUri } from "../instance-actor.ts";
 import type { ApObject } from "../types.ts";

@@ -4,7 +4,7 @@ import type { App } from "../../app.ts";
 import { readTx } from "../../db/db.ts";
 import type { Id } from "../../lib/ids.ts";
 import { mediaUrl, tagUrl } from "../../lib/urls.ts";
-import { scanShortcodes } from "../../serializers/shortcodes.ts";
+import { scanShortcodes } from "../../lib/shortcodes.ts";
 import { type Account, findAccountsByIds } from "../../storage/accounts.ts";
 import {
   type ConversationInfo,

@@ -10,13 +10,10 @@ import { htmlPage, messagePage, newNonce, redirectTo } from "../html/layout.ts";
 import { type InteractionAccount, followPage } from "../html/interaction-pages.ts";
 import { invalidCsrfPage, signInLocation } from "./oauth/sessions.ts";
 import { currentSession, type BrowserSession } from "../../services/web-sessions.ts";
-import { resolveInteractionTarget } from "../../services/remote-interaction.ts";
+import { followState, resolveInteractionTarget } from "../../services/remote-interaction.ts";
 import { requireVisibleAccount } from "../../services/account-lookup.ts";
 import { followAccount } from "../../services/follows.ts";
-import type { Account } from "../../storage/accounts.ts";
-import { isFollowing } from "../../storage/relationship-checks.ts";
-import { findFollowRequest } from "../../storage/follow-requests.ts";
-import type { Status } from "../../storage/statuses.ts";
+import type { Account, Status } from "../../services/domain-types.ts";
 import { ApiError } from "../../errors.ts";
 
 function handleOf(app: App, a: Account): string {
@@ -25,12 +22,6 @@ function handleOf(app: App, a: Account): string {
 
 function card(app: App, a: Account): InteractionAccount {
   return { handle: handleOf(app, a), displayName: a.displayName, noteHtml: a.note, url: a.url ?? a.uri };
-}
-
-function followState(app: App, viewer: Account, target: Account): "none" | "following" | "requested" | "self" {
-  if (viewer.id === target.id) return "self";
-  if (isFollowing(app.db, viewer.id, target.id)) return "following";
-  return findFollowRequest(app.db, viewer.id, target.id) ? "requested" : "none";
 }
 
 function page(app: App, event: H3Event, session: BrowserSession, target: Account, post?: Status): Response {

@@ -8,7 +8,7 @@ import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { readAppParams } from "../../../params.ts";
 import { toApiAccounts } from "../../../../serializers/account.ts";
 import { toApiRelationship, toApiRelationships } from "../../../../serializers/relationship.ts";
-import type { Account } from "../../../../storage/accounts.ts";
+import type { Account } from "../../../../services/domain-types.ts";
 import { requireVisibleAccount } from "../../../../services/account-lookup.ts";
 import { blockAccount, unblockAccount } from "../../../../services/blocks.ts";
 import {

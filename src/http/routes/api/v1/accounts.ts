@@ -7,7 +7,7 @@ import { forbidden, unprocessable } from "../../../../errors.ts";
 import { parseId } from "../../../../lib/ids.ts";
 import { toApiAccount, toApiAccounts, toApiCredentialAccount } from "../../../../serializers/account.ts";
 import { toBlockedView } from "../../../../serializers/account-blocked-view.ts";
-import type { Account } from "../../../../storage/accounts.ts";
+import type { Account } from "../../../../services/domain-types.ts";
 import type { Id } from "../../../../lib/ids.ts";
 import { blockedViewOf } from "../../../../services/blocks.ts";
 import { findVisibleAccounts, lookupAccount, requireVisibleAccount } from "../../../../services/account-lookup.ts";

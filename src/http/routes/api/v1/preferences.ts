@@ -1,7 +1,7 @@
 // https://docs.joinmastodon.org/methods/preferences/
 import type { App } from "../../../../app.ts";
 import type { Router } from "../../../../http/router.ts";
-import type { User } from "../../../../storage/users.ts";
+import type { User } from "../../../../services/domain-types.ts";
 import { requireUser } from "../../../auth.ts";
 
 const EXPAND_MEDIA = new Set(["default", "show_all", "hide_all"]);

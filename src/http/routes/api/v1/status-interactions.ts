@@ -4,8 +4,7 @@ import { getRouterParam, type H3Event } from "h3";
 import type { App } from "../../../../app.ts";
 import type { Router } from "../../../../http/router.ts";
 import type { Id } from "../../../../lib/ids.ts";
-import type { Account } from "../../../../storage/accounts.ts";
-import type { Status } from "../../../../storage/statuses.ts";
+import type { Account, Status } from "../../../../services/domain-types.ts";
 import { toApiAccounts } from "../../../../serializers/account.ts";
 import { toApiStatus } from "../../../../serializers/status.ts";
 import {

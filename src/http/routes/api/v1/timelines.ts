@@ -7,7 +7,7 @@ import { cachePublicIfAnonymous, jsonText } from "../../../headers.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { readAppParams, type Params } from "../../../params.ts";
 import { homeTimeline, listTimeline, publicTimeline, tagTimeline } from "../../../../services/timelines.ts";
-import type { Status } from "../../../../storage/statuses.ts";
+import type { Status } from "../../../../services/domain-types.ts";
 import { toApiStatusesJson } from "../../../../serializers/status.ts";
 
 const READ = ["read:statuses"];

@@ -1,5 +1,5 @@
 import type { App } from "../app.ts";
-import { deepFreeze, findRowCache, type RowCacheSpec } from "../db/row-cache.ts";
+import { deepFreeze, findRowCache, type RowCacheSpec } from "../storage/row-cache.ts";
 import { findTokenWithOwner, type TokenOwner } from "../storage/tokens.ts";
 
 // Authentication runs on every request and reads three wide rows (token, user, and account

@@ -1,5 +1,5 @@
 import type { App } from "../app.ts";
-import { mayFillCaches, onRowChange, syncOtherWriters } from "./row-changes.ts";
+import { mayFillCaches, onRowChange, syncOtherWriters } from "../db/row-changes.ts";
 
 /**
  * A bounded in-memory map whose entries are dropped as soon as the rows they were built from
@@ -58,8 +58,9 @@ export interface RowCacheSpec {
 
 /**
  * Makes the cache and installs its triggers. Call once the schema is migrated and outside
- * any transaction (the HTTP app does, when it is created): a trigger created inside a
- * transaction that rolls back would be gone while the cache went on trusting it.
+ * any transaction (main.ts's startServer and the federation routes do, before any request):
+ * a trigger created inside a transaction that rolls back would be gone while the cache went
+ * on trusting it.
  */
 export function installRowCache(app: App, spec: RowCacheSpec): void {
   if (app.db.inTransaction) throw new Error(`row cache ${spec.name}: install outside transactions`);

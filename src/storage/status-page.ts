@@ -1,0 +1,82 @@
+import type { App } from "../app.ts";
+import { readTx } from "../db/db.ts";
+import type { Id } from "../lib/ids.ts";
+import { scanShortcodes } from "../lib/shortcodes.ts";
+import { type CustomEmoji, findEmojisByDomain } from "./custom-emojis.ts";
+import { findMediaByStatusIds, type MediaAttachment } from "./media-attachments.ts";
+import { findApplicationLabels } from "./status-applications.ts";
+import { findLiveStatusesCached } from "./status-cache.ts";
+import { findStatusLinks, type MentionedAccount } from "./status-links.ts";
+import type { Status } from "./statuses.ts";
+import { loadViewerFlags, type ViewerFlags } from "./status-viewer-flags.ts";
+
+// The reads behind a page of Status entities (serializers/status.ts), batched and in one read
+// transaction: a page costs a fixed number of queries whatever its length.
+
+/** Everything a page of statuses needs besides the rows. `A`: the authors, as the caller embeds them. */
+export interface StatusPage<A> {
+  originals: Map<Id, Status>;
+  authors: Map<Id, A>;
+  mentions: Map<Id, MentionedAccount[]>;
+  tags: Map<Id, string[]>;
+  media: Map<Id, MediaAttachment[]>;
+  /** Key: `${domain ?? ""} ${shortcode}`. */
+  emojis: Map<string, CustomEmoji>;
+  flags: ViewerFlags | null;
+  apps: Map<Id, { name: string; website: string | null }>;
+}
+
+/** The shortcodes a status's content warning and text name (none for a boost). */
+export function statusShortcodes(s: Status): string[] {
+  if (s.reblogOfId) return [];
+  return scanShortcodes(s.text || s.content, scanShortcodes(s.spoilerText, []));
+}
+
+/**
+ * Reads a page in one read transaction. `authorsOf` gives the authors' accounts as the caller
+ * embeds them (rendered, from its cache); it runs inside the transaction, so its reads share
+ * the page's snapshot. Viewer flags and posting apps only for a viewer.
+ */
+export function readStatusPage<A extends { domain: string | null }>(
+  app: App,
+  statuses: Status[],
+  viewerId: Id | null,
+  authorsOf: (ids: Set<Id>) => Map<Id, A>,
+): StatusPage<A> {
+  return readTx(app.db, () => {
+    const db = app.db;
+    const pageIds = new Set(statuses.map((s) => s.id));
+    const missing = statuses.filter((s) => s.reblogOfId && !pageIds.has(s.reblogOfId)).map((s) => s.reblogOfId!);
+    const originals = findLiveStatusesCached(app, missing);
+    for (const s of statuses) originals.set(s.id, s);
+    const all = [...originals.values()];
+
+    const authors = authorsOf(new Set(all.map((s) => s.accountId)));
+
+    const contentIds = all.filter((s) => !s.reblogOfId).map((s) => s.id);
+    const { mentions, tags } = findStatusLinks(db, contentIds);
+    const media = findMediaByStatusIds(db, contentIds);
+
+    // One emoji query per distinct author domain on the page (usually one).
+    const byDomain = new Map<string | null, Set<string>>();
+    for (const s of all) {
+      const codes = statusShortcodes(s);
+      if (codes.length === 0) continue;
+      const domain = authors.get(s.accountId)?.domain ?? null;
+      let set = byDomain.get(domain);
+      if (!set) byDomain.set(domain, (set = new Set()));
+      for (const c of codes) set.add(c);
+    }
+    const emojis = findEmojisByDomain(db, byDomain);
+
+    let flags: ViewerFlags | null = null;
+    let apps = new Map<Id, { name: string; website: string | null }>();
+    if (viewerId) {
+      const conversations = all.map((s) => s.conversationId).filter((c): c is Id => c !== null);
+      flags = loadViewerFlags(db, viewerId, all.map((s) => s.id), conversations);
+      const appIds = all.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
+      apps = findApplicationLabels(db, appIds);
+    }
+    return { originals, authors, mentions, tags, media, emojis, flags, apps };
+  });
+}
