@@ -1,6 +1,6 @@
 import type { App } from "../app.ts";
 import { IMAGE_CONTENT_TYPES } from "../media/image-types.ts";
-import { type Capabilities, instanceVersion, mastodonApiVersion } from "../services/capabilities.ts";
+import type { Capabilities } from "../services/capabilities.ts";
 import type { InstanceInfo } from "../services/instance.ts";
 import { SOURCE_URL } from "../version.ts";
 import { toApiAccount } from "./account.ts";
@@ -115,14 +115,14 @@ function pollsConfig(app: App, caps: Capabilities) {
 export function toApiInstanceV2(app: App, info: InstanceInfo) {
   const c = app.config;
   const caps = info.capabilities;
-  const apiVersion = mastodonApiVersion(caps);
+  const apiVersion = info.apiVersion;
   const open = c.registrations !== "closed";
   // Anonymous callers may read the public feeds unless the instance requires a login.
   const feedAccess = c.publicApi ? "public" : "authenticated";
   return {
     domain: c.domain,
     title: c.title,
-    version: instanceVersion(caps),
+    version: info.version,
     source_url: SOURCE_URL,
     description: c.description,
     usage: { users: { active_month: info.activeMonth } },
@@ -187,7 +187,7 @@ export function toApiInstanceV1(app: App, info: InstanceInfo) {
     short_description: c.description,
     description: c.description,
     email: c.contactEmail,
-    version: instanceVersion(caps),
+    version: info.version,
     urls: { streaming_api: streamingUrl(app, caps) },
     stats: {
       user_count: info.stats?.userCount ?? 0,

@@ -10,7 +10,7 @@ import {
 } from "../storage/instance-stats.ts";
 import { type Rule, listRules } from "../storage/rules.ts";
 import { countActiveUsersSince } from "../storage/users.ts";
-import { type Capabilities, serverCapabilities } from "./capabilities.ts";
+import { type Capabilities, instanceVersion, mastodonApiVersion, serverCapabilities } from "./capabilities.ts";
 import { getClosedRegistrationsMessage, getTermsOfService } from "./instance-pages.ts";
 
 const DAY = 86_400_000;
@@ -29,6 +29,10 @@ export interface InstanceInfo {
   hasTermsOfService: boolean;
   /** What is served, hence what the documents may advertise. */
   capabilities: Capabilities;
+  /** `version` of both documents, the Mastodon release the capabilities amount to. */
+  version: string;
+  /** `api_versions.mastodon`, or undefined (none sent, as Mastodon 4.2). */
+  apiVersion: number | undefined;
 }
 
 export function getInstanceInfo(app: App, opts: { stats?: boolean } = {}): InstanceInfo {
@@ -42,8 +46,12 @@ export function getInstanceInfo(app: App, opts: { stats?: boolean } = {}): Insta
     activeMonth: activeUsers(app, 28),
     closedRegistrationsMessage: app.config.registrations === "closed" ? getClosedRegistrationsMessage(app) : null,
     hasTermsOfService: getTermsOfService(app) !== undefined,
-    capabilities: serverCapabilities(app),
+    ...capabilityClaims(serverCapabilities(app)),
   };
+}
+
+function capabilityClaims(capabilities: Capabilities) {
+  return { capabilities, version: instanceVersion(capabilities), apiVersion: mastodonApiVersion(capabilities) };
 }
 
 /** Distinct users with an authenticated request in the last `days` days (today included). */

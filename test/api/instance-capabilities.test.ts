@@ -9,7 +9,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { startTestServer, type Res, type TestServer, type TestUser } from "../helpers/server.ts";
 import { imageForm, png } from "./accounts-helpers.ts";
-import { type Capabilities, routeKey, serverCapabilities } from "../../src/services/capabilities.ts";
+import { type Capabilities, instanceVersion, mastodonApiVersion, routeKey, serverCapabilities } from "../../src/services/capabilities.ts";
 import { getInstanceInfo } from "../../src/services/instance.ts";
 import { setTermsOfService } from "../../src/services/instance-pages.ts";
 import { toApiInstanceV1, toApiInstanceV2 } from "../../src/serializers/instance.ts";
@@ -310,7 +310,7 @@ test("capabilities come from the routes the server registered", () => {
 
 test("with every capability served, both documents advertise all of it (Mastodon 4.3)", () => {
   const all = Object.fromEntries(Object.keys(serverCapabilities(s.app)).map((k) => [k, true])) as unknown as Capabilities;
-  const info = { ...getInstanceInfo(s.app, { stats: true }), capabilities: all };
+  const info = { ...getInstanceInfo(s.app, { stats: true }), capabilities: all, version: instanceVersion(all), apiVersion: mastodonApiVersion(all) };
   const c = s.app.config;
   const v2 = toApiInstanceV2(s.app, info) as any;
   assert.equal(v2.version, "4.3.0 (compatible; roost 0.1.0)");
