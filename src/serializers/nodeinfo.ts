@@ -1,6 +1,6 @@
 import type { App } from "../app.ts";
 import type { NodeInfoUsage } from "../services/instance.ts";
-import { ROOST_VERSION } from "../version.ts";
+import { MASTODON_COMPAT_VERSION, ROOST_VERSION } from "../version.ts";
 
 // NodeInfo 2.0 (http://nodeinfo.diaspora.software/ns/schema/2.0). The schema forbids any other
 // key at the top level and inside software, services and usage; metadata is free-form.
@@ -24,6 +24,12 @@ export function toNodeInfo20(app: App, usage: NodeInfoUsage) {
     },
     // Approval-required sign-ups still count as open (Mastodon: only "none" closes them).
     openRegistrations: app.config.registrations !== "closed",
-    metadata: { nodeName: app.config.title, nodeDescription: app.config.description },
+    metadata: {
+      nodeName: app.config.title,
+      nodeDescription: app.config.description,
+      // software.name stays "roost"; clients that pick an API flavour from NodeInfo (megalodon's
+      // detector(), hence Whalebird) take a server for Mastodon when upstream.name is "mastodon".
+      upstream: { name: "mastodon", version: MASTODON_COMPAT_VERSION },
+    },
   };
 }

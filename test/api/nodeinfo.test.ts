@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { startTestServer } from "../helpers/server.ts";
 import { insertStatus } from "../../src/storage/statuses.ts";
-import { ROOST_VERSION } from "../../src/version.ts";
+import { MASTODON_COMPAT_VERSION, ROOST_VERSION } from "../../src/version.ts";
 
 const fixture = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const SCHEMA_COPY = fixture("../fixtures/nodeinfo-2.0.schema.json");
@@ -107,7 +107,7 @@ test("NodeInfo discovery and a schema-valid 2.0 document with real usage numbers
     usage: { users: { total: 3, activeMonth: 1, activeHalfyear: 2 }, localPosts: 3 },
     // Sign-ups that need approval are still open registrations.
     openRegistrations: true,
-    metadata: { nodeName: "Roost Test", nodeDescription: "Owls only" },
+    metadata: { nodeName: "Roost Test", nodeDescription: "Owls only", upstream: { name: "mastodon", version: MASTODON_COMPAT_VERSION } },
   });
   assert.equal((await s.api(null, "GET", "/api/v1/instance")).stats.status_count, 3);
 
