@@ -10,6 +10,7 @@ import { createJobs } from "./jobs/runner.ts";
 import { registerJobHandlers } from "./jobs/register.ts";
 import { createWorkerPool } from "./workers/pool.ts";
 import { createHttpApp, type HttpApp } from "./http/server.ts";
+import { StandardReasonResponse } from "./http/node-response.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
 
@@ -51,7 +52,7 @@ export interface RunningServer {
 
 export async function startServer(app: App, opts: { host: string; port: number }): Promise<RunningServer> {
   const http = createHttpApp(app);
-  const server = createServer(toNodeHandler(http.h3));
+  const server = createServer({ ServerResponse: StandardReasonResponse }, toNodeHandler(http.h3));
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
