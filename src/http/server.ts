@@ -6,6 +6,7 @@ import { installRowCache } from "../db/row-cache.ts";
 import { CREDENTIAL_EXTRAS_CACHE, EMBEDDED_ACCOUNTS_CACHE } from "../serializers/account.ts";
 import { STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
 import { STATUS_JSON_CACHE } from "../serializers/status.ts";
+import { logAccessWhenDone } from "./access-log.ts";
 import { corsHeaders, preflightHeaders } from "./headers.ts";
 import { TOKEN_OWNERS_CACHE } from "./token-cache.ts";
 import { Router } from "./router.ts";
@@ -93,6 +94,7 @@ export function createHttpApp(app: App): HttpApp {
     const path = event.url.pathname;
     const requestId = randomUUID();
     (event.context as { requestId?: string }).requestId = requestId;
+    logAccessWhenDone(app, event, requestId);
     if (event.req.method === "OPTIONS") {
       const pre = preflightHeaders(path, event.req);
       if (pre) return new Response(null, { status: 204, headers: pre });
