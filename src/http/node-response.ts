@@ -7,7 +7,7 @@ type HeadersArg = OutgoingHttpHeaders | OutgoingHttpHeader[];
  * statusText is "" unless someone sets it, and node:http sends that verbatim: `HTTP/1.1 404 `
  * with an empty reason phrase, which some clients and proxies print as the error. Every
  * response (errors, redirects, 204s, node's own 500 fallback) gets the standard phrase of its
- * code instead, as Mastodon's Puma sends; an application-chosen text never reaches the wire.
+ * code instead; an application-chosen text never reaches the wire.
  */
 export class StandardReasonResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   override writeHead(statusCode: number, reason?: string | HeadersArg, headers?: HeadersArg): this {
