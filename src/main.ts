@@ -15,6 +15,7 @@ import { STATUS_ROWS_CACHE } from "./storage/status-cache.ts";
 import { TOKEN_OWNERS_CACHE } from "./services/token-cache.ts";
 import { CREDENTIAL_EXTRAS_CACHE, EMBEDDED_ACCOUNTS_CACHE } from "./serializers/account.ts";
 import { STATUS_JSON_CACHE } from "./serializers/status.ts";
+import { StandardReasonResponse } from "./http/node-response.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
 
@@ -68,7 +69,7 @@ export interface RunningServer {
 export async function startServer(app: App, opts: { host: string; port: number }): Promise<RunningServer> {
   installReadCaches(app);
   const http = createHttpApp(app);
-  const server = createServer(toNodeHandler(http.h3));
+  const server = createServer({ ServerResponse: StandardReasonResponse }, toNodeHandler(http.h3));
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from "commander";
-import { type Config, isInitialised, loadConfig } from "../../src/config/config.ts";
+import { type Config, isInitialised, loadConfig, startedByNpm } from "../../src/config/config.ts";
 import { createLog } from "../../src/lib/log.ts";
 import { initDataDir } from "../../src/services/init.ts";
 import { dataDirOf } from "../context.ts";
@@ -9,6 +9,8 @@ import { errorLine } from "../errors.ts";
 const DRAIN_CONNECTIONS_MS = 10_000;
 /** After a clean close, something still holding the event loop must not keep us alive. */
 const EXIT_GRACE_MS = 3_000;
+/** How often a server that npm started checks that npm's shell is still its parent. */
+const PARENT_CHECK_MS = 500;
 
 export function parsePort(v: string): number {
   if (!/^\d{1,5}$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
@@ -49,13 +51,16 @@ export function registerServeCommand(program: Command): void {
 
       await new Promise<void>((resolve) => {
         let stopping = false;
-        const stop = (signal: NodeJS.Signals) => {
-          if (stopping) {
-            process.stderr.write(`${signal} again: exiting without waiting\n`);
-            process.exit(1);
-          }
+        const stop = (reason: string) => {
+          if (stopping) return;
           stopping = true;
-          log.info("stopping", { signal });
+          // From here on a second SIGINT or SIGTERM takes the default action: the kernel ends
+          // the process at once, even while a request holds the event loop, which a handler in
+          // JavaScript would have to wait for.
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          clearInterval(parentCheck);
+          log.info("stopping", { reason });
           const cut = setTimeout(() => server.server.closeAllConnections(), DRAIN_CONNECTIONS_MS);
           cut.unref();
           server.close().then(
@@ -71,6 +76,13 @@ export function registerServeCommand(program: Command): void {
         };
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
+        // `kill` on `npm start` or `npx roost serve` reaches npm, which passes the signal to its
+        // `sh -c`; dash dies of it without passing it on, and this process would run on as an
+        // orphan. So under npm, losing the parent (a new ppid) counts as a stop signal.
+        const parent = process.ppid;
+        const parentCheck = startedByNpm()
+          ? setInterval(() => process.ppid !== parent && stop("parent exited"), PARENT_CHECK_MS).unref()
+          : undefined;
       });
       setTimeout(() => {
         log.warn("open handles remain after shutdown; exiting anyway");

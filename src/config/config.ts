@@ -130,6 +130,14 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.ROOST_DATA_DIR || "./data");
 }
 
+/**
+ * Whether npm started this process (`npm start`, `npx roost`): npm runs it under `sh -c`, and
+ * dash (Debian's sh) neither execs the command nor passes signals on.
+ */
+export function startedByNpm(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !!env.npm_lifecycle_event;
+}
+
 export function isInitialised(dataDir: string): boolean {
   return existsSync(configPath(dataDir));
 }

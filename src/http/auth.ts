@@ -49,6 +49,12 @@ type Resolved =
   | { kind: "dead"; message: string }
   | { kind: "ok"; viewer: AppViewer };
 
+/** The account of the request's token, when a route resolved a valid one (for the access log). */
+export function authenticatedAccountId(event: H3Event): Account["id"] | undefined {
+  const auth = (event.context as { auth?: Resolved }).auth;
+  return auth?.kind === "ok" ? auth.viewer.account?.id : undefined;
+}
+
 /** Resolves the request's token once and memoises it on the event. */
 function resolve(app: App, event: H3Event): Resolved {
   const ctx = event.context as { auth?: Resolved };

@@ -2,6 +2,7 @@ import { H3, HTTPError, type H3Event } from "h3";
 import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { logAccessWhenDone } from "./access-log.ts";
 import { corsHeaders, preflightHeaders } from "./headers.ts";
 import { Router } from "./router.ts";
 import { registerRoutes } from "./routes.ts";
@@ -89,6 +90,7 @@ export function createHttpApp(app: App): HttpApp {
     const path = event.url.pathname;
     const requestId = randomUUID();
     (event.context as { requestId?: string }).requestId = requestId;
+    logAccessWhenDone(app, event, requestId);
     if (event.req.method === "OPTIONS") {
       const pre = preflightHeaders(path, event.req);
       if (pre) return new Response(null, { status: 204, headers: pre });

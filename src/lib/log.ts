@@ -6,6 +6,8 @@ export interface Log {
   info(msg: string, extra?: Record<string, unknown>): void;
   warn(msg: string, extra?: Record<string, unknown>): void;
   error(msg: string, extra?: Record<string, unknown>): void;
+  /** Whether entries of `level` are written (to skip building costly ones). */
+  enabled(level: Exclude<LogLevel, "silent">): boolean;
 }
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -23,5 +25,6 @@ export function createLog(level: LogLevel, write: (line: string) => void = (l) =
     info: (m, e) => emit("info", m, e),
     warn: (m, e) => emit("warn", m, e),
     error: (m, e) => emit("error", m, e),
+    enabled: (lvl) => ORDER[lvl] >= min,
   };
 }

@@ -24,6 +24,12 @@ export function toNodeInfo20(app: App, usage: NodeInfoUsage) {
     },
     // Approval-required sign-ups still count as open (Mastodon: only "none" closes them).
     openRegistrations: app.config.registrations !== "closed",
-    metadata: { nodeName: app.config.title, nodeDescription: app.config.description },
+    metadata: {
+      nodeName: app.config.title,
+      nodeDescription: app.config.description,
+      // software.name stays "roost"; clients that pick an API flavour from NodeInfo (megalodon's
+      // detector(), hence Whalebird) take a server for Mastodon when upstream.name is "mastodon".
+      upstream: { name: "mastodon", version: usage.compatibleRelease },
+    },
   };
 }

@@ -17,10 +17,25 @@ import { inTx } from "../db/db.ts";
 
 // A user's own domain blocks (Mastodon's Account#block_domain! and AfterBlockDomainFromAccountService).
 
-/** The `domain` param, normalised; 422 when blank or not a host name. */
+/**
+ * `host[:port]` as remote accounts' domains are stored (lower-case ASCII; the port is kept, so
+ * `127.0.0.1:4002` is the server whose handles read `@bob@127.0.0.1:4002`), or undefined when
+ * it is not one. Mastodon accepts a bare host only; roost federates with servers on a port.
+ */
+function normalizeBlockedDomain(input: string): string | undefined {
+  const m = /^(.*?)(?::(\d{1,5}))?$/.exec(input.trim());
+  if (!m) return undefined;
+  const host = normalizeDomain(m[1]);
+  if (!host) return undefined;
+  if (m[2] === undefined) return host;
+  const port = Number(m[2]);
+  return port >= 1 && port <= 65535 ? `${host}:${port}` : undefined;
+}
+
+/** The `domain` param, normalised; 422 when blank or not a host name with an optional port. */
 export function requireDomainParam(raw: string | undefined): string {
   if (raw === undefined || raw.trim() === "") throw unprocessable("Validation failed: Domain can't be blank");
-  const domain = normalizeDomain(raw);
+  const domain = normalizeBlockedDomain(raw);
   if (!domain) throw unprocessable("Validation failed: Domain is not a valid domain name");
   return domain;
 }
@@ -45,7 +60,7 @@ export function blockDomain(app: App, owner: Account, domain: string): void {
 
 /** DELETE /api/v1/domain_blocks. Idempotent; an invalid domain simply matches nothing. */
 export function unblockDomain(app: App, owner: Account, raw: string | undefined): void {
-  const domain = raw ? normalizeDomain(raw) : undefined;
+  const domain = raw ? normalizeBlockedDomain(raw) : undefined;
   if (domain) deleteAccountDomainBlock(app.db, owner.id, domain);
 }
 

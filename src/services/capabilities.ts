@@ -122,8 +122,12 @@ const RELEASES: { version: string; needs: Capability[] }[] = [
  */
 const FLOOR_RELEASE = "4.2.0";
 
+/** The Mastodon release the capabilities amount to, e.g. "4.2.0" (NodeInfo's metadata.upstream). */
+export function compatibleRelease(caps: Capabilities): string {
+  return RELEASES.find((r) => r.needs.every((c) => caps[c]))?.version ?? FLOOR_RELEASE;
+}
+
 /** `version` of both instance documents, e.g. "4.2.0 (compatible; roost 0.1.0)". */
 export function instanceVersion(caps: Capabilities): string {
-  const release = RELEASES.find((r) => r.needs.every((c) => caps[c]))?.version ?? FLOOR_RELEASE;
-  return `${release} (compatible; roost ${ROOST_VERSION})`;
+  return `${compatibleRelease(caps)} (compatible; roost ${ROOST_VERSION})`;
 }

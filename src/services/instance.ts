@@ -10,7 +10,7 @@ import {
 } from "../storage/instance-stats.ts";
 import { type Rule, listRules } from "../storage/rules.ts";
 import { countActiveUsersSince } from "../storage/users.ts";
-import { type Capabilities, instanceVersion, mastodonApiVersion, serverCapabilities } from "./capabilities.ts";
+import { type Capabilities, compatibleRelease, instanceVersion, mastodonApiVersion, serverCapabilities } from "./capabilities.ts";
 import { getClosedRegistrationsMessage, getTermsOfService } from "./instance-pages.ts";
 
 const DAY = 86_400_000;
@@ -66,6 +66,8 @@ export interface NodeInfoUsage {
   activeMonth: number;
   activeHalfyear: number;
   localPosts: number;
+  /** The Mastodon release roost's served capabilities amount to (metadata.upstream.version). */
+  compatibleRelease: string;
 }
 
 /** NodeInfo usage: 4 and 24 weeks of activity, as Mastodon counts them. */
@@ -75,6 +77,7 @@ export function getNodeInfoUsage(app: App): NodeInfoUsage {
     activeMonth: activeUsers(app, 28),
     activeHalfyear: activeUsers(app, 168),
     localPosts: countLocalStatuses(app.db),
+    compatibleRelease: compatibleRelease(serverCapabilities(app)),
   };
 }
 

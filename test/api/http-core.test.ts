@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { startTestServer } from "../helpers/server.ts";
 import { signIn } from "../../src/services/web-sessions.ts";
 import { SESSION_COOKIE } from "../../src/http/cookies.ts";
@@ -64,5 +65,42 @@ test("removed endpoints do not exist: the generic 404, not a record lookup", asy
       assert.equal(r.status, 404, path);
       assert.deepEqual(r.body, { error: "Not Found" }, path);
     }
+  }
+});
+
+/** The status line exactly as sent (fetch hides the reason phrase), over a raw socket. */
+function statusLine(base: string, method: string, path: string, headers: Record<string, string> = {}, body = ""): Promise<string> {
+  const { hostname, port } = new URL(base);
+  const head = Object.entries({ host: `${hostname}:${port}`, connection: "close", "content-length": String(Buffer.byteLength(body)), ...headers })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
+  return new Promise((resolve, reject) => {
+    let got = "";
+    const sock = connect(Number(port), hostname, () => sock.end(`${method} ${path} HTTP/1.1\r\n${head}\r\n${body}`));
+    sock.on("data", (c: Buffer) => (got += c.toString("latin1")));
+    sock.on("error", reject);
+    sock.on("close", () => resolve(got.slice(0, got.indexOf("\r\n"))));
+  });
+}
+
+test("every response carries the standard reason phrase: success, errors, redirects, 204", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const auth = { authorization: `Bearer ${alice.token}` };
+  const json = { ...auth, "content-type": "application/json" };
+  const cases: [string, string, Record<string, string>, string, string][] = [
+    ["GET", "/api/v1/instance", {}, "", "HTTP/1.1 200 OK"],
+    ["GET", "/api/v1/no_such_thing", {}, "", "HTTP/1.1 404 Not Found"],
+    ["GET", "/api/v1/accounts/verify_credentials", {}, "", "HTTP/1.1 401 Unauthorized"],
+    ["POST", "/api/v1/statuses", json, "{}", "HTTP/1.1 422 Unprocessable Entity"],
+    ["POST", "/api/v1/statuses", json, "{not json", "HTTP/1.1 400 Bad Request"],
+    ["DELETE", "/api/v1/statuses/1", auth, "", "HTTP/1.1 404 Not Found"],
+    ["OPTIONS", "/api/v1/statuses", { origin: "https://elk.zone", "access-control-request-method": "POST" }, "", "HTTP/1.1 204 No Content"],
+    ["GET", "/users/alice", { accept: "text/html" }, "", "HTTP/1.1 301 Moved Permanently"],
+    ["GET", "/.well-known/webfinger?resource=acct:nobody@nowhere.example", {}, "", "HTTP/1.1 404 Not Found"],
+  ];
+  for (const [method, path, headers, body, expected] of cases) {
+    assert.equal(await statusLine(s.url, method, path, headers, body), expected, `${method} ${path}`);
   }
 });

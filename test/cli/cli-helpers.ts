@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // Runs the real CLI as a subprocess, exactly as an operator would (through tsx).
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CLI = join(ROOT, "cli", "roost.ts");
 
 export interface Run {
@@ -39,10 +39,20 @@ export async function roost(args: string[], opts: { stdin?: string; env?: Record
 
 /** A running `roost serve`; resolves once it printed its listening line. */
 export async function serve(args: string[], env: Record<string, string> = {}) {
-  const child = spawnRoost(["serve", ...args], env);
+  return running(spawnRoost(["serve", ...args], env));
+}
+
+/** Waits for a started server's listening line (the process may be a wrapper such as npm). */
+export async function running(child: ChildProcess) {
   child.stdin!.end();
   let stderr = "";
-  const exited = new Promise<number | null>((resolve) => child.once("close", (c) => resolve(c)));
+  let signal: NodeJS.Signals | null = null;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("close", (c, s) => {
+      signal = s;
+      resolve(c);
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on("data", (c: Buffer) => {
       stderr += c.toString("utf8");
@@ -53,7 +63,14 @@ export async function serve(args: string[], env: Record<string, string> = {}) {
   });
   return {
     url,
+    pid: child.pid!,
     stderr: () => stderr,
+    /** The signal that ended the process, if one did (null while running or after an exit). */
+    exitSignal: () => signal,
+    /** Sends a signal without waiting. */
+    signal(sig: NodeJS.Signals): void {
+      child.kill(sig);
+    },
     /** Sends SIGTERM (or the given signal) and returns the exit code. */
     async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
       child.kill(signal);
@@ -78,4 +95,18 @@ export async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** Ids of the live processes whose command line contains `marker` (Linux: reads /proc). */
+export function pidsWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker)) pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }

@@ -3,7 +3,11 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { request } from "node:http";
-import { freePort, roost, serve, tempDir } from "./cli-helpers.ts";
+import { spawn } from "node:child_process";
+import Database from "better-sqlite3";
+import { databasePath } from "../../src/services/init.ts";
+import { eventually } from "../helpers/fake-remote.ts";
+import { cleanEnv, freePort, pidsWith, roost, ROOT, running, serve, tempDir } from "./cli-helpers.ts";
 
 test("zero-config serve initialises an empty dir, serves CLI-made users and tokens, sees CLI confirmations, stops on SIGTERM", async (t) => {
   const dataDir = join(tempDir(t), "data");
@@ -114,4 +118,71 @@ test("SIGINT: a request in flight is finished, new connections are refused, exit
   assert.equal(JSON.parse(res.text).name, "slow app");
   await assert.rejects(fetch(`${server.url}/health`), "no new connections after the signal");
   assert.equal(await exit, 0);
+});
+
+test("a second SIGTERM ends the server at once, even while a request holds the event loop", async (t) => {
+  const dataDir = join(tempDir(t), "data");
+  const port = await freePort();
+  const server = await serve(["--data-dir", dataDir, "--port", String(port)], { ROOST_LOG_LEVEL: "info" });
+  t.after(() => server.stop("SIGKILL"));
+  const body = JSON.stringify({ client_name: "stuck app", redirect_uris: "urn:ietf:wg:oauth:2.0:oob" });
+  const req = request(`${server.url}/api/v1/apps`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
+  });
+  const outcome = new Promise<string>((resolve) => {
+    req.on("response", (res) => resolve(`answered ${res.statusCode}`));
+    req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+  });
+  req.write(body.slice(0, 10));
+  // A request made after it has been answered: by then the server has read the first one's head.
+  assert.equal((await fetch(`${server.url}/health`)).status, 200);
+  server.signal("SIGTERM");
+  await eventually(() => server.stderr().includes('"msg":"stopping"'), 10_000, "the stopping line");
+
+  // Another process takes SQLite's write lock, as a long command could: the server's next write
+  // waits for it synchronously (busy_timeout, 5 s), and its whole event loop with it.
+  const db = new Database(databasePath(dataDir));
+  t.after(() => db.close());
+  db.prepare("BEGIN IMMEDIATE").run();
+  // The rest of the body: the request runs into the lock, and the second signal comes.
+  req.end(body.slice(10));
+  assert.equal(await server.stop("SIGTERM"), null);
+  assert.equal(server.exitSignal(), "SIGTERM", "ended by the signal itself, not by a handler that had to wait its turn");
+  assert.equal(await outcome, "ECONNRESET", "the stuck request was cut, not answered");
+  assert.equal(db.inTransaction, true, "while the lock was still held");
+});
+
+test("kill on the npm process of `npm start` or `npx roost serve` stops the server as well", { skip: process.platform !== "linux" }, async (t) => {
+  const dir = tempDir(t);
+  const launchers = [
+    ["npm", ["start", "--"]],
+    ["npx", ["roost", "serve"]],
+  ] as const;
+  await Promise.all(
+    launchers.map(async ([cmd, args]) => {
+      const dataDir = join(dir, cmd);
+      const port = await freePort();
+      const child = spawn(cmd, [...args, "--data-dir", dataDir, "--port", String(port)], {
+        cwd: ROOT,
+        env: cleanEnv({ ROOST_LOG_LEVEL: "info" }),
+        stdio: ["pipe", "ignore", "pipe"],
+      });
+      const server = await running(child);
+      t.after(() => {
+        for (const pid of pidsWith(dataDir)) process.kill(pid, "SIGKILL");
+      });
+      assert.equal((await fetch(`${server.url}/health`)).status, 200);
+      const [roostPid] = pidsWith(dataDir).filter((pid) => pid !== server.pid && /node/.test(readFileSync(`/proc/${pid}/comm`, "utf8")));
+      assert.ok(roostPid, `${cmd}: the server process`);
+      // What `kill $!` does in a shell that started the launcher in the background. (Not
+      // server.stop(): that waits for the stderr pipe, which an orphaned server keeps open.)
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      await eventually(() => pidsWith(dataDir).length === 0, 15_000, `${cmd}: every process of the server has exited`);
+      assert.match(server.stderr(), /"msg":"stopping","reason":"parent exited"/, `${cmd}: a clean stop`);
+      await assert.rejects(fetch(`${server.url}/health`));
+    }),
+  );
 });

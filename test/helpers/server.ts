@@ -5,6 +5,7 @@ import { createServer as createNetServer } from "node:net";
 import type { App } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config/config.ts";
 import { closeApp, createApp, startServer } from "../../src/main.ts";
+import { createLog } from "../../src/lib/log.ts";
 import { initDataDir, type InitOptions } from "../../src/services/init.ts";
 import { createUser, type CreateUserInput } from "../../src/services/users.ts";
 import { CLI_APP, ensureBuiltinApp, issueToken } from "../../src/services/tokens.ts";
@@ -55,14 +56,19 @@ async function freePort(): Promise<number> {
   });
 }
 
+export interface StartOptions {
+  init?: Partial<InitOptions>;
+  config?: Partial<Config>;
+  /** Receives the server's log lines (at `config.logLevel`, silent unless set) instead of stderr. */
+  logTo?: (line: string) => void;
+}
+
 /**
  * A real server on an ephemeral loopback port with a fresh data dir, initialised like
  * `roost init --protocol http --allow-private-addresses`. Jobs do not run on their own:
  * tests call drainJobs() so side effects are deterministic.
  */
-export async function startTestServer(
-  opts: { init?: Partial<InitOptions>; config?: Partial<Config> } = {},
-): Promise<TestServer> {
+export async function startTestServer(opts: StartOptions = {}): Promise<TestServer> {
   // The domain holds the port, so the port is chosen before the server listens; another
   // process may take it in between (tests run in parallel): then start over on a new one.
   for (let attempt = 1; ; attempt++) {
@@ -74,7 +80,7 @@ export async function startTestServer(
   }
 }
 
-async function startOnFreePort(opts: { init?: Partial<InitOptions>; config?: Partial<Config> }): Promise<TestServer> {
+async function startOnFreePort(opts: StartOptions): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "roost-test-"));
   const port = await freePort();
   initDataDir(dataDir, {
@@ -85,7 +91,7 @@ async function startOnFreePort(opts: { init?: Partial<InitOptions>; config?: Par
     ...opts.init,
   });
   const config = loadConfig(dataDir, { logLevel: "silent", jobsAutorun: false, poolIdleMs: 2000, ...opts.config }, {});
-  const app = createApp(config);
+  const app = createApp(config, opts.logTo ? { log: createLog(config.logLevel, opts.logTo) } : {});
   let running;
   try {
     running = await startServer(app, { host: "127.0.0.1", port });
