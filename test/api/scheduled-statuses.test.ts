@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { tx } from "../../src/db/db.ts";
 import { scheduleStatus } from "../../src/services/scheduled-statuses.ts";
 
 // Scheduled statuses over HTTP: POST /api/v1/statuses with scheduled_at, the
@@ -307,13 +308,15 @@ test("limits: 25 on one day and 300 in all per user, the post being moved not co
   const into = await s.req(carol, "PUT", `/api/v1/scheduled_statuses/${nextDay.id}`, { scheduled_at: iso(day + 6 * 60 * MIN) });
   assert.deepEqual([into.status, into.body], [422, { error: "Validation failed: You have exceeded the limit of 25 scheduled posts for today" }]);
 
-  // Up to 300 in all (fixtures through the same service, 25 a day), then the total refuses.
+  // Up to 300 in all (fixtures through the same service, 25 a day, one commit), then the total refuses.
   const account = carol.account;
-  for (let n = 26, d = 2; n < 300; d++) {
-    for (let i = 0; i < 25 && n < 300; i++, n++) {
-      scheduleStatus(s.app, { account, user: carol.user }, { text: `bulk ${n}`, scheduledAt: iso(day + d * DAY + i * MIN) }, { applicationId: null });
+  tx(s.app.db, () => {
+    for (let n = 26, d = 2; n < 300; d++) {
+      for (let i = 0; i < 25 && n < 300; i++, n++) {
+        scheduleStatus(s.app, { account, user: carol.user }, { text: `bulk ${n}`, scheduledAt: iso(day + d * DAY + i * MIN) }, { applicationId: null });
+      }
     }
-  }
+  });
   assert.equal((await s.api<any[]>(carol, "GET", "/api/v1/scheduled_statuses?limit=40")).length, 40);
   const total = await post(carol, day + 40 * DAY);
   assert.deepEqual([total.status, total.body], [422, { error: "Validation failed: You have exceeded the limit of 300 scheduled posts" }]);
