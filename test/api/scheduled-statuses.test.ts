@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { tx } from "../../src/db/db.ts";
 import { scheduleStatus } from "../../src/services/scheduled-statuses.ts";
+import { toApiScheduledStatus } from "../../src/serializers/scheduled-status.ts";
 
 // Scheduled statuses over HTTP: POST /api/v1/statuses with scheduled_at, the
 // /api/v1/scheduled_statuses resource, and publication by the persisted job at the app's
@@ -265,6 +266,19 @@ test("scheduled statuses", async (t) => {
     assert.deepEqual((await s.api<any[]>(alice, "GET", `/api/v1/scheduled_statuses?limit=2&max_id=${made[1]}`)).map((x) => x.id), [made[0]]);
     assert.deepEqual((await s.api<any[]>(alice, "GET", `/api/v1/scheduled_statuses?min_id=${made[0]}`)).map((x) => x.id), [made[2], made[1]]);
     for (const id of made) await s.api(alice, "DELETE", `/api/v1/scheduled_statuses/${id}`);
+  });
+
+  await t.test("params.poll shows a stored poll in Mastodon's shape, whatever else the input held", async () => {
+    // The polls route stores {options, expiresIn, multiple, hideTotals}; until polls exist no
+    // scheduled post can hold one, so the serializer is given the stored form directly.
+    const row = { id: "1", accountId: "2", scheduledAt: Date.UTC(2031, 0, 2, 3, 4, 5), applicationId: null, jobId: null, createdAt: 0 };
+    const poll = { options: ["tea", "coffee"], expiresIn: 3600, multiple: true, hideTotals: false };
+    const shown = toApiScheduledStatus(s.app, { ...row, params: { text: "tea or coffee?", poll } });
+    assert.deepEqual(shown.params.poll, { options: ["tea", "coffee"], expires_in: 3600, multiple: true, hide_totals: false });
+    assert.equal(shown.scheduled_at, "2031-01-02T03:04:05.000Z");
+    for (const none of [false, true, null, "x", { options: "tea" }]) {
+      assert.equal(toApiScheduledStatus(s.app, { ...row, params: { text: "", poll: none } }).params.poll, null, JSON.stringify(none));
+    }
   });
 
   await t.test("scopes: reading needs read:statuses, changing needs write:statuses", async () => {
