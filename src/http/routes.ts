@@ -24,6 +24,7 @@ import { registerListsRoutes } from "./routes/api/v1/lists.ts";
 import { registerMarkersRoutes } from "./routes/api/v1/markers.ts";
 import { registerConversationsRoutes } from "./routes/api/v1/conversations.ts";
 import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
+import { registerScheduledStatusesRoutes } from "./routes/api/v1/scheduled-statuses.ts";
 import { registerStatusInteractionRoutes } from "./routes/api/v1/status-interactions.ts";
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
@@ -59,6 +60,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerMarkersRoutes(app, r);
   registerConversationsRoutes(app, r);
   registerStatusesRoutes(app, r);
+  registerScheduledStatusesRoutes(app, r);
   registerStatusInteractionRoutes(app, r);
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);

@@ -38,6 +38,8 @@ export interface RegisterOptions {
 export interface Jobs {
   /** Inserts a job row. Synchronous, so it can run inside a tx() with the write it belongs to. */
   enqueue(name: string, payload?: unknown, opts?: EnqueueOptions): Id;
+  /** Deletes a job that is no longer wanted (a scheduled post moved or withdrawn). Synchronous, like enqueue. */
+  cancel(id: Id): void;
   register(name: string, handler: JobHandler, opts?: RegisterOptions): void;
   /** A periodic task: runs every `everyMs`; its schedule is persisted in periodic_tasks. */
   every(name: string, everyMs: number, handler: (app: App) => Promise<void> | void): void;

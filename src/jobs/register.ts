@@ -3,7 +3,9 @@ import { cleanupOauth } from "./handlers/oauth-cleanup.ts";
 import { handleStatusFanout } from "./handlers/status-fanout.ts";
 import { handleFeedTrim } from "./handlers/feed-trim.ts";
 import { handleFeedMerge } from "./handlers/feed-merge.ts";
+import { handleScheduledStatusPublish } from "./handlers/scheduled-status-publish.ts";
 import { registerFederationJobs } from "../federation/register.ts";
+import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 
 const HOUR = 3600_000;
 
@@ -14,5 +16,7 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register("status.fanout", handleStatusFanout, { queue: "feeds", transactional: true });
   app.jobs.register("feed.merge", handleFeedMerge, { queue: "feeds", transactional: true });
   app.jobs.every("feeds.trim", HOUR, handleFeedTrim);
+  // Its own queue: a backlog of fan-outs or deliveries never holds a post past its time.
+  app.jobs.register(PUBLISH_JOB, handleScheduledStatusPublish, { queue: "scheduled", transactional: true });
   registerFederationJobs(app);
 }

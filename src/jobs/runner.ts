@@ -357,6 +357,8 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
 
   return {
     enqueue,
+    // A job already claimed still runs; its outcome then finds no row and changes nothing.
+    cancel: (id) => deleteJobs(app.db, [id]),
     register(name, handler, o: RegisterOptions = {}) {
       if (o.transactional && handler.constructor.name === "AsyncFunction") {
         throw new Error(`job ${name}: a transactional handler must be synchronous`);

@@ -114,8 +114,9 @@ export interface StatusInput {
   language?: string;
   inReplyToId?: string;
   mediaIds?: string[];
-  /** `poll[...]` or `scheduled_at` was sent: not supported yet. */
+  /** `poll[...]` was sent: not supported yet. */
   poll?: boolean;
+  /** `scheduled_at`: the route hands such input to scheduleStatus (scheduled-statuses.ts) instead. */
   scheduledAt?: string;
 }
 
@@ -144,7 +145,6 @@ export function createStatus(app: App, author: { account: Account; user: User | 
   }
   validateMediaIds(input.mediaIds);
   if (input.poll) throw unprocessable("Polls are not supported on this server yet");
-  if (input.scheduledAt) throw unprocessable("Scheduled posts are not supported on this server yet");
 
   let text = (input.text ?? "").trim();
   let spoilerText = (input.spoilerText ?? "").trim();

@@ -24,3 +24,11 @@ export function saveIdempotencyKey(db: DB, accountId: Id, key: string, statusId:
      ON CONFLICT (account_id, key) DO UPDATE SET status_id = excluded.status_id, created_at = excluded.created_at`,
   ).run({ account: BigInt(accountId), key, status: BigInt(statusId), now });
 }
+
+/**
+ * A scheduled post was published as `toId`: a key that named the scheduled post now names the
+ * status, so a retried request gets what it made rather than a second post.
+ */
+export function repointIdempotencyKeys(db: DB, accountId: Id, fromId: Id, toId: Id): void {
+  stmt(db, "UPDATE idempotency_keys SET status_id = ? WHERE account_id = ? AND status_id = ?").run(BigInt(toId), BigInt(accountId), BigInt(fromId));
+}

@@ -145,3 +145,34 @@ export function deleteRemoteStatusMedia(db: DB, statusId: Id): void {
        (SELECT j.value FROM status_edits e, json_each(e.media_ids) j WHERE e.status_id = @id))`,
   ).run({ id: BigInt(statusId) });
 }
+
+/**
+ * Reserves the author's unattached uploads for a scheduled post (shown with it, attached when
+ * it is published, free again if it is deleted). Returns how many rows were reserved.
+ */
+export function reserveMediaForScheduled(db: DB, r: { accountId: Id; scheduledStatusId: Id; mediaIds: Id[] }): number {
+  return stmt(
+    db,
+    `UPDATE media_attachments SET scheduled_status_id = @scheduled
+     WHERE account_id = @account AND status_id IS NULL AND id IN (SELECT value FROM json_each(@ids))`,
+  ).run({ scheduled: BigInt(r.scheduledStatusId), account: BigInt(r.accountId), ids: idListJson(r.mediaIds) }).changes;
+}
+
+/** The uploads reserved by a page of scheduled posts, one query, each list in upload order. */
+export function findMediaByScheduledIds(db: DB, scheduledIds: Iterable<Id>): Map<Id, MediaAttachment[]> {
+  const out = new Map<Id, MediaAttachment[]>();
+  const ids = idListJson(new Set(scheduledIds));
+  if (ids === "[]") return out;
+  const rows = stmt(
+    db,
+    `SELECT m.* FROM json_each(?) j CROSS JOIN media_attachments m ON m.scheduled_status_id = j.value ORDER BY m.id`,
+  ).all(ids) as Row[];
+  for (const r of rows) {
+    const m = rowToMedia(r);
+    const key = str(r.scheduled_status_id);
+    const list = out.get(key);
+    if (list) list.push(m);
+    else out.set(key, [m]);
+  }
+  return out;
+}

@@ -183,6 +183,24 @@ test("masto.js drives two users through a day on roost", async (t) => {
     assert.equal(fetched.home.lastReadId, st.id);
   });
 
+  await t.test("schedule a post, list, move and cancel it", async () => {
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    const sch = await alice.v1.statuses.create({ status: "see you in an hour", scheduledAt: at, visibility: "unlisted" });
+    assert.match(sch.id, ID);
+    assert.equal(sch.scheduledAt, at);
+    assert.equal(sch.params.text, "see you in an hour");
+    assert.equal(sch.params.visibility, "unlisted");
+    assert.deepEqual(sch.mediaAttachments, []);
+    const listed = await alice.v1.scheduledStatuses.list();
+    assert.deepEqual(listed.map((x) => x.id), [sch.id]);
+    const later = new Date(Date.now() + 7200_000).toISOString();
+    const moved = await alice.v1.scheduledStatuses.$select(sch.id).update({ scheduledAt: later });
+    assert.equal(moved.scheduledAt, later);
+    assert.equal((await alice.v1.scheduledStatuses.$select(sch.id).fetch()).scheduledAt, later);
+    await alice.v1.scheduledStatuses.$select(sch.id).remove();
+    assert.deepEqual(await alice.v1.scheduledStatuses.list(), []);
+  });
+
   await t.test("delete returns the source for redrafting", async () => {
     const st = need(reply, "reply");
     const gone = await bob.v1.statuses.$select(st.id).remove();

@@ -5,6 +5,8 @@ import type { App } from "../../../../app.ts";
 import type { Router } from "../../../../http/router.ts";
 import { toApiStatus, toApiStatuses } from "../../../../serializers/status.ts";
 import { toApiStatusEdits, toApiStatusSource } from "../../../../serializers/status-edit.ts";
+import { toApiScheduledStatus } from "../../../../serializers/scheduled-status.ts";
+import { scheduleStatus } from "../../../../services/scheduled-statuses.ts";
 import { getStatusContext } from "../../../../services/status-context.ts";
 import { editStatus, listRevisions } from "../../../../services/status-edits.ts";
 import {
@@ -48,11 +50,15 @@ export function registerStatusesRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
     await prefetchMentions(app, p.str("status") ?? "");
-    const status = createStatus(app, viewer, readStatusInput(p), {
-      applicationId: viewer.token.applicationId,
-      idempotencyKey: event.req.headers.get("idempotency-key") ?? undefined,
-    });
-    return toApiStatus(app, status, viewer.account.id);
+    const input = readStatusInput(p);
+    const opts = { applicationId: viewer.token.applicationId, idempotencyKey: event.req.headers.get("idempotency-key") ?? undefined };
+    // With `scheduled_at` the answer is a ScheduledStatus (or, for a repeated Idempotency-Key
+    // whose post has gone out since, that Status).
+    if (input.scheduledAt !== undefined) {
+      const r = scheduleStatus(app, viewer, input, opts);
+      return "scheduled" in r ? toApiScheduledStatus(app, r.scheduled) : toApiStatus(app, r.published, viewer.account.id);
+    }
+    return toApiStatus(app, createStatus(app, viewer, input, opts), viewer.account.id);
   });
 
   r.get("/api/v1/statuses", async (event) => {
