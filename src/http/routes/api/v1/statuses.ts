@@ -14,6 +14,7 @@ import {
   requireOwnStatus,
   requireVisibleStatus,
   type StatusInput,
+  validateStatusLength,
 } from "../../../../services/statuses.ts";
 import { prefetchMentions } from "../../../../federation/resolve/mentions.ts";
 import { optionalUser, requireToken, requireUser } from "../../../auth.ts";
@@ -47,6 +48,7 @@ export function registerStatusesRoutes(app: App, r: Router): void {
   r.post("/api/v1/statuses", async (event) => {
     const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
+    validateStatusLength(app, p.str("status") ?? "", p.str("spoiler_text") ?? "");
     await prefetchMentions(app, p.str("status") ?? "");
     const status = createStatus(app, viewer, readStatusInput(p), {
       applicationId: viewer.token.applicationId,
@@ -74,6 +76,7 @@ export function registerStatusesRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
     const status = requireOwnStatus(app, viewer.account.id, getRouterParam(event, "id"));
+    validateStatusLength(app, p.str("status") ?? "", p.str("spoiler_text") ?? "");
     await prefetchMentions(app, p.str("status") ?? "");
     const updated = editStatus(app, viewer, status, {
       text: p.str("status"),
