@@ -156,6 +156,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
       { status: "hi", poll: { options: [h, "b"], expires_in: 300 } },
       { status: "hi", visibility: h },
       form({ status: h }, true),
+      form({ status: h + h }, true), // multipart allows uploads of megabytes, not text fields
       form({ status: "hi", spoiler_text: h }),
       { lenient: true, status: "hi", language: h },
     ],
