@@ -41,7 +41,6 @@ const NOTE_MAX = 500;
 const FIELD_MAX = 255;
 const PRIVACIES = new Set(["public", "unlisted", "private"]);
 
-
 /** Links `@user` / `@user@domain` of accounts this server knows (bios and profile fields). */
 export function knownMentions(app: App, withDomains: boolean): EntityExtractor {
   return (text) =>
