@@ -1,8 +1,10 @@
 // Length limits in characters (code points, as Rails counts them) without walking or copying
 // the whole string: a request body may carry megabytes in one field.
 
-const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
-const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+/** The first half of a surrogate pair (a UTF-16 code unit). */
+export const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+/** The second half of a surrogate pair. */
+export const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** True when `s` has more than `max` code points; reads at most the first 2·max code units. */
 export function exceedsCodePoints(s: string, max: number): boolean {

@@ -2,19 +2,17 @@
 //
 // Node 20's Intl.Segmenter slows down with the length of the string it segments: every step
 // costs more the further into the string it is (a 40 000-character run takes ~0.5 s, a 1 MB
-// one minutes). Segmenting short pieces keeps each step cheap. A piece may only start where a
-// cluster starts: the last cluster of a piece may go on in the next one, so it is never
-// counted; the next piece starts where it starts instead. Every other boundary inside a piece
-// is a true one, since whether a boundary falls between two characters depends only on what
-// precedes it in its own cluster (and, for flags, on the pairs since the last true boundary).
+// one minutes). Segmenting short pieces keeps each step cheap. A piece starts where a cluster
+// starts and never ends inside a surrogate pair. Its last cluster may go on in the next piece,
+// so it is not counted; the next piece starts where it starts instead. Every other boundary in
+// a piece is a true one: whether two characters are split depends only on them and on what
+// precedes them since the last boundary (the pairing of flags, an emoji ZWJ sequence).
+import { isHigh, isLow } from "./code-points.ts";
 
 /** Code units segmented at a time; a cluster longer than this makes the piece grow. */
 const PIECE = 256;
 
 let segmenter: Intl.Segmenter | undefined;
-
-const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
-const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 // Printable ASCII, tab and line feed: in a run of them, each one is a cluster of its own (no
 // rule joins two of them), so runs are counted without segmenting. A run is only taken from

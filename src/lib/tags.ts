@@ -1,4 +1,5 @@
 // Hashtags in post text and their normalised form (protocols/sanitization.md §5).
+import { isHigh, isLow } from "./code-points.ts";
 
 const W = String.raw`\p{L}\p{M}\p{Nd}\p{Pc}`; // Ruby's [[:word:]]
 const A = String.raw`\p{L}\p{M}`; // Ruby's [[:alpha:]]
@@ -28,9 +29,6 @@ function scan(re: RegExp, s: string, from: number): number {
   re.exec(s);
   return re.lastIndex;
 }
-
-const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
-const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** End of the hashtag name starting at `start` (just after the "#"), or -1. */
 function nameEnd(text: string, start: number): number {
