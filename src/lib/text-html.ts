@@ -62,7 +62,9 @@ function createLinkify(): LinkifyIt {
     },
   };
   for (const s of WEB_SCHEMES.slice(2)) l.add(s, web);
-  l.add("xmpp:", regexSchema(/(?:\/\/[^\s/?#]+\/)?[^\s@/?#<>"]+@[^\s/?#<>"]+(?:\/[^\s?<>"]*)?(?:\?[^\s<>"]*)?/uy));
+  // A JID's parts are at most 1 023 bytes (RFC 7622). Bounded, a failed match costs little:
+  // linkify tries this at every "xmpp:", and unbounded runs made "xmpp:xmpp:…" quadratic.
+  l.add("xmpp:", regexSchema(/(?:\/\/[^\s/?#]{1,1023}\/)?[^\s@/?#<>"]{1,1023}@[^\s/?#<>"]{1,1023}(?:\/[^\s?<>"]{0,1023})?(?:\?[^\s<>"]*)?/uy));
   l.add("magnet:", regexSchema(/\?[^\s<>"]+/uy));
   return l;
 }

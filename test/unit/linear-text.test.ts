@@ -123,3 +123,11 @@ test("the content warning counts as typed, the text with its URLs and mentions s
   // Joined, a combining mark at the start of the text belongs to the warning's last letter.
   assert.equal(statusLength("\u0301x", "e"), 2);
 });
+
+test("xmpp: links are still found; a run of bare 'xmpp:' is not one", () => {
+  assert.deepEqual(extractUrls("chat: xmpp:alice@example.com/phone ok"), [
+    { start: 6, end: 34, url: "xmpp:alice@example.com/phone", web: false },
+  ]);
+  // Each "xmpp:" is tried as a link: bounded JID parts keep each failed try short.
+  assert.deepEqual(extractUrls("xmpp:".repeat(20_000)), []);
+});
