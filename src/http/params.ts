@@ -177,6 +177,8 @@ export async function readParams(event: H3Event, limits: BodyLimits): Promise<Pa
       let n = 0;
       for (const [k, v] of form) {
         if (++n > MAX_KEYS) break;
+        // The multipart limit is for files: a text field gets no more room than a JSON body.
+        if (typeof v === "string" && v.length > limits.json) throw new ApiError(413, "Payload Too Large");
         setNested(body, k, v as string | File);
       }
       Object.assign(merged, body);

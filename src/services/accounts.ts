@@ -1,7 +1,8 @@
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { isLanguageCode } from "../lib/iso-639-1.ts";
-import { countTextLength, escapeHtml, extractMentions, formatPlainText, type EntityExtractor } from "../lib/text-html.ts";
+import { clipCodePoints, exceedsCodePoints } from "../lib/code-points.ts";
+import { escapeHtml, exceedsTextLimit, extractMentions, formatPlainText, type EntityExtractor } from "../lib/text-html.ts";
 import { Validation } from "../lib/validation.ts";
 import { hashtagExtractor } from "../lib/status-text.ts";
 import { removeMediaFiles } from "../media/files.ts";
@@ -40,9 +41,6 @@ const NOTE_MAX = 500;
 const FIELD_MAX = 255;
 const PRIVACIES = new Set(["public", "unlisted", "private"]);
 
-const chars = (s: string) => Array.from(s).length;
-const cut = (s: string, n: number) => (chars(s) > n ? Array.from(s).slice(0, n).join("") : s);
-
 /** Links `@user` / `@user@domain` of accounts this server knows (bios and profile fields). */
 export function knownMentions(app: App, withDomains: boolean): EntityExtractor {
   return (text) =>
@@ -71,7 +69,7 @@ export function renderField(app: App, f: FieldSource, old: ProfileField[]): Prof
 
 function cleanFields(fields: FieldSource[]): FieldSource[] {
   return fields
-    .map((f) => ({ name: cut(f.name.trim(), FIELD_MAX), value: cut(f.value.trim(), FIELD_MAX) }))
+    .map((f) => ({ name: clipCodePoints(f.name.trim(), FIELD_MAX), value: clipCodePoints(f.value.trim(), FIELD_MAX) }))
     .filter((f) => f.name !== "" || f.value !== "");
 }
 
@@ -79,10 +77,10 @@ function cleanFields(fields: FieldSource[]): FieldSource[] {
 export async function updateProfile(app: App, account: Account, user: User, input: ProfileInput): Promise<{ account: Account; user: User }> {
   const v = new Validation();
   const displayName = input.displayName?.trim();
-  if (displayName !== undefined && chars(displayName) > DISPLAY_NAME_MAX)
+  if (displayName !== undefined && exceedsCodePoints(displayName, DISPLAY_NAME_MAX))
     v.add("display_name", "ERR_TOO_LONG", `is too long (maximum is ${DISPLAY_NAME_MAX} characters)`);
   const note = input.note?.replace(/\r\n?/g, "\n").trim();
-  if (note !== undefined && countTextLength(note) > NOTE_MAX)
+  if (note !== undefined && exceedsTextLimit(note, NOTE_MAX))
     v.add("note", "ERR_TOO_LONG", `character limit of ${NOTE_MAX} exceeded`);
   const fields = input.fields && cleanFields(input.fields);
   if (fields) {

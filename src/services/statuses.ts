@@ -6,8 +6,8 @@ import {
   canonicalizeMentions,
   formatStatusText,
   type MentionResolver,
+  exceedsStatusLimit,
   normalizeLanguage,
-  statusLength,
 } from "../lib/status-text.ts";
 import { uniqueHashtags } from "../lib/tags.ts";
 import { localStatusUri, localStatusUrl } from "../lib/urls.ts";
@@ -91,18 +91,28 @@ export function deliverableMentions(app: App, authorId: Id, accounts: Account[])
   return accounts.filter((a) => !isBlocking(app.db, authorId, a.id) && !isDomainBlocking(app.db, authorId, a.domain));
 }
 
+/**
+ * The length rule alone (Mastodon's wording). Routes call it before any other work on the
+ * text, such as resolving its mentions: an over-long text is refused on its length alone.
+ */
+export function validateStatusLength(app: App, text: string, spoilerText: string): void {
+  const max = app.config.maxStatusChars;
+  if (exceedsStatusLimit(text.trim(), spoilerText.trim(), max)) throw unprocessable(`Validation failed: Text character limit of ${max} exceeded`);
+}
+
 /** Validation of a local post's text (create and edit): Mastodon's wording. */
 export function validateStatusText(app: App, text: string, spoilerText: string, hasMedia: boolean): void {
   if (text.trim() === "" && !hasMedia) throw unprocessable("Validation failed: Text can't be blank");
-  const max = app.config.maxStatusChars;
-  if (statusLength(text, spoilerText) > max) throw unprocessable(`Validation failed: Text character limit of ${max} exceeded`);
+  validateStatusLength(app, text, spoilerText);
 }
 
 /** Media cannot be attached yet (uploads come later): every id is unknown, as Mastodon says so. */
 export function validateMediaIds(mediaIds: string[] | undefined): void {
   if (!mediaIds || mediaIds.length === 0) return;
   if (mediaIds.length > 4) throw unprocessable("Cannot attach more than 4 files");
-  throw unprocessable(`Media ${mediaIds.join(", ")} not found or already attached to another post`);
+  // The ids as sent (Mastodon's wording), each cut to an id's length: never a megabyte echoed back.
+  const shown = mediaIds.map((id) => (id.length > 20 ? `${id.slice(0, 20)}…` : id));
+  throw unprocessable(`Media ${shown.join(", ")} not found or already attached to another post`);
 }
 
 export interface StatusInput {

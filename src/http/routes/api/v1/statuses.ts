@@ -16,6 +16,7 @@ import {
   requireOwnStatus,
   requireVisibleStatus,
   type StatusInput,
+  validateStatusLength,
 } from "../../../../services/statuses.ts";
 import { prefetchMentions } from "../../../../federation/resolve/mentions.ts";
 import { optionalUser, requireToken, requireUser } from "../../../auth.ts";
@@ -49,6 +50,7 @@ export function registerStatusesRoutes(app: App, r: Router): void {
   r.post("/api/v1/statuses", async (event) => {
     const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
+    validateStatusLength(app, p.str("status") ?? "", p.str("spoiler_text") ?? "");
     await prefetchMentions(app, p.str("status") ?? "");
     const input = readStatusInput(p);
     const opts = { applicationId: viewer.token.applicationId, idempotencyKey: event.req.headers.get("idempotency-key") ?? undefined };
@@ -80,6 +82,7 @@ export function registerStatusesRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
     const status = requireOwnStatus(app, viewer.account.id, getRouterParam(event, "id"));
+    validateStatusLength(app, p.str("status") ?? "", p.str("spoiler_text") ?? "");
     await prefetchMentions(app, p.str("status") ?? "");
     const updated = editStatus(app, viewer, status, {
       text: p.str("status"),
