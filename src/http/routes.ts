@@ -25,6 +25,7 @@ import { registerMarkersRoutes } from "./routes/api/v1/markers.ts";
 import { registerConversationsRoutes } from "./routes/api/v1/conversations.ts";
 import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
 import { registerStatusInteractionRoutes } from "./routes/api/v1/status-interactions.ts";
+import { registerPollsRoutes } from "./routes/api/v1/polls.ts";
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
 import { registerSearchRoutes } from "./routes/api/v2/search.ts";
@@ -60,6 +61,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerConversationsRoutes(app, r);
   registerStatusesRoutes(app, r);
   registerStatusInteractionRoutes(app, r);
+  registerPollsRoutes(app, r);
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);
   registerReportsRoutes(app, r);

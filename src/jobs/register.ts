@@ -3,6 +3,8 @@ import { cleanupOauth } from "./handlers/oauth-cleanup.ts";
 import { handleStatusFanout } from "./handlers/status-fanout.ts";
 import { handleFeedTrim } from "./handlers/feed-trim.ts";
 import { handleFeedMerge } from "./handlers/feed-merge.ts";
+import { handlePollEnd } from "./handlers/poll-end.ts";
+import { POLL_END_JOB } from "../services/polls.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 
 const HOUR = 3600_000;
@@ -14,5 +16,7 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register("status.fanout", handleStatusFanout, { queue: "feeds", transactional: true });
   app.jobs.register("feed.merge", handleFeedMerge, { queue: "feeds", transactional: true });
   app.jobs.every("feeds.trim", HOUR, handleFeedTrim);
+  // Notifications and the queued Update(Question): database writes only, batched in one commit.
+  app.jobs.register(POLL_END_JOB, handlePollEnd, { queue: "feeds", transactional: true });
   registerFederationJobs(app);
 }

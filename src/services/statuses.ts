@@ -32,6 +32,8 @@ import {
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import { findUserByAccountId, type User } from "../storage/users.ts";
 import { onStatusCreated, onStatusDeleting } from "../federation/outbox/hooks.ts";
+import { attachPoll, localPollDraft, type PollDraft } from "./poll-drafts.ts";
+import { type PollInput, validateNoMediaWithPoll, validatePoll } from "./poll-rules.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 import { canViewStatus } from "./visibility.ts";
 
@@ -114,8 +116,9 @@ export interface StatusInput {
   language?: string;
   inReplyToId?: string;
   mediaIds?: string[];
-  /** `poll[...]` or `scheduled_at` was sent: not supported yet. */
-  poll?: boolean;
+  /** `poll[...]`; checked here (services/poll-rules.ts), so a stored input is checked again when published. */
+  poll?: PollInput;
+  /** `scheduled_at` was sent: not supported yet. */
   scheduledAt?: string;
 }
 
@@ -142,8 +145,9 @@ export function createStatus(app: App, author: { account: Account; user: User | 
     const original = prior ? findStatusById(app.db, prior) : undefined;
     if (original) return original;
   }
+  validateNoMediaWithPoll(input.mediaIds, input.poll);
   validateMediaIds(input.mediaIds);
-  if (input.poll) throw unprocessable("Polls are not supported on this server yet");
+  if (input.poll) validatePoll(app, input.poll);
   if (input.scheduledAt) throw unprocessable("Scheduled posts are not supported on this server yet");
 
   let text = (input.text ?? "").trim();
@@ -176,6 +180,7 @@ export function createStatus(app: App, author: { account: Account; user: User | 
     mentions,
     tags: uniqueHashtags(text),
     idempotencyKey: key,
+    poll: input.poll ? localPollDraft(app, input.poll) : undefined,
   });
 }
 
@@ -211,6 +216,8 @@ export interface StatusDraft {
   /** The origin's likes/shares counts. */
   untrustedFavouritesCount?: number | null;
   untrustedReblogsCount?: number | null;
+  /** The status's poll; a local one's end is scheduled here. */
+  poll?: PollDraft;
 }
 
 /**
@@ -273,6 +280,7 @@ export function persistStatus(app: App, d: StatusDraft): Status {
       for (const m of d.silentMentions) insertSilentMention(db, { id: app.ids.next(), statusId: id, accountId: m.id, createdAt });
     }
     if (d.attachments) for (const a of d.attachments) insertRemoteMedia(db, { ...a, statusId: id, createdAt });
+    if (d.poll) attachPoll(app, id, d.author.id, d.poll, local, createdAt);
     const tagIds = d.tags.map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: createdAt }));
     if (tagIds.length) setStatusTags(db, id, tagIds);
     // Mastodon's counter caches: direct posts are not counted; only public replies count on the parent.
