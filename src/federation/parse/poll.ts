@@ -1,6 +1,7 @@
 // A Question's poll (AP §4.6), read as Mastodon's ActivityPub::Parser::PollParser reads it,
 // which covers the shapes of Mastodon, GoToSocial, Akkoma/Pleroma and Misskey:
-// - options from `anyOf` (multiple choice) or `oneOf`, the title from `name`, else `content`;
+// - options from `anyOf` (multiple choice) or `oneOf`, the title from `name`, else `content`
+//   (at most 500);
 // - tallies from each option's `replies.totalItems` (GoToSocial leaves `replies` out while
 //   totals are hidden: 0), Misskey's `_misskey_votes` when that is missing;
 // - the end from `closed` (a date; any other truthy value means "closed now"; Pleroma and
@@ -36,7 +37,9 @@ function titleOf(item: ApObject): string | undefined {
 /** The poll of a Question document; null when it is not a Question or has no option list. */
 export function parseApPoll(doc: ApObject): ParsedPoll | null {
   if (!hasType(doc, "Question")) return null;
-  const multiple = Array.isArray(doc.anyOf);
+  // Akkoma's validator gives a Question both lists, the unused one empty: an empty `anyOf` beside
+  // a `oneOf` is not a multiple-choice poll without options (Mastodon would take it for one).
+  const multiple = Array.isArray(doc.anyOf) && (doc.anyOf.length > 0 || !Array.isArray(doc.oneOf));
   const items = multiple ? doc.anyOf : doc.oneOf;
   if (!Array.isArray(items)) return null;
   const options: string[] = [];
