@@ -25,10 +25,11 @@ function snapshot(app: App, s: Status, mediaIds: Id[], at: number, pollOptions: 
 
 /**
  * Mastodon's ProcessStatusUpdateService. `updated` newer than our last edit (or a first edit):
- * explicit — text, content warning, media, sensitive, language, mentions and tags are replaced,
- * and a change of text, content warning or media makes a revision (the first one also records
- * the original) and tells the local accounts that boosted it. `updated` older than our last
- * edit: ignored. No `updated`: implicit — only the origin's counts are refreshed.
+ * explicit — text, content warning, media, poll, sensitive, language, mentions and tags are
+ * replaced, and a change of text, content warning, media or poll options makes a revision (the
+ * first one also records the original) and tells the local accounts that boosted it. `updated`
+ * older than our last edit: ignored. No `updated`: implicit — only the origin's counts and a
+ * poll's tallies and end are refreshed.
  */
 export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNote, author: Account): Promise<Status> {
   if (note.updated === null || (status.editedAt !== null && note.updated <= status.editedAt)) {

@@ -73,7 +73,7 @@ export function requirePollInput(app: App, p: PollParams): PollInput {
   return { options: [...p.options], expiresIn: p.expiresIn!, multiple: p.multiple, hideTotals: p.hideTotals };
 }
 
-/** Mastodon refuses media beside a poll with its media wording (before 4.6, AP §4.6). */
+/** A status has media or a poll, not both: Mastodon before 4.6 refuses with its media wording (PostStatusService#validate_media!). */
 export function validateNoMediaWithPoll(mediaIds: readonly string[] | undefined, poll: unknown): void {
   if (poll && mediaIds && mediaIds.length > 0) throw unprocessable("Cannot attach more than 4 files");
 }

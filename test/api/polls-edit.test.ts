@@ -58,5 +58,10 @@ test("editing polls", async (t) => {
     assert.deepEqual([withMedia.status, withMedia.body], [422, { error: "Cannot attach more than 4 files" }]);
     // The refused edits changed nothing.
     assert.equal((await s.api(carol, "GET", `/api/v1/polls/${added.poll.id}`)).votes_count, 1);
+
+    // Deleting answers with the status for redrafting, its poll included; the poll goes with it.
+    const deleted = await s.api(alice, "DELETE", `/api/v1/statuses/${plain.id}`);
+    assert.deepEqual([deleted.text, deleted.poll.options.map((o: any) => o.title)], ["plain, now a poll", ["a", "b", "c"]]);
+    assert.equal((await s.req(carol, "GET", `/api/v1/polls/${added.poll.id}`)).status, 404);
   });
 });

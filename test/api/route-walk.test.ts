@@ -16,7 +16,7 @@ const PARAM_NAMES = [
   "website", "grant_type", "code", "client_id", "client_secret", "code_verifier", "token", "response_type",
   "state", "code_challenge", "code_challenge_method", "force_login", "avatar", "header", "file",
   "description", "media_ids", "visibility", "in_reply_to_id", "spoiler_text", "poll", "types",
-  "exclude_types", "account_id", "q", "type", "offset", "local", "remote", "only_media", "authenticity_token",
+  "exclude_types", "account_id", "q", "type", "offset", "local", "remote", "only_media", "authenticity_token", "choices",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {
