@@ -123,7 +123,9 @@ export function applyRemotePoll(app: App, statusId: Id, accountId: Id, current: 
   }
   const significant = !current || !sameOptions(current.options, p.options) || current.multiple !== p.multiple;
   if (significant && !allowSignificant) return false;
-  const expiresAt = p.closedNow ? now : p.expiresAt;
+  // "Closed" without a date ends it now, once: an ended poll keeps the end it had.
+  const endedAt = current?.expiresAt ?? null;
+  const expiresAt = p.closedNow ? (endedAt !== null && endedAt < now ? endedAt : now) : p.expiresAt;
   if (!current) {
     attachPoll(app, statusId, accountId, { ...remotePollDraft(app, p), expiresAt, lastFetchedAt: now }, false, now);
     return true;

@@ -236,3 +236,32 @@ test("gotosocial: every Update of a status has the same id, and each new one sti
   await deliverAndRun(w, gts, open);
   assert.deepEqual(view((await statusOf(w, create.object.id)).poll).counts, [5, 3, 1]);
 });
+
+test("`closed: true` (no date) ends a remote poll once: later updates saying so do not end it again", async (t) => {
+  const w = await startWorld(t);
+  const bob = w.remote.actor("bob");
+  await aliceFollows(w, bob);
+  const now = Date.now();
+  const vars = { PUBLISHED: iso(now - 60_000), END: iso(now + 3600_000), CLOSED: iso(now), UNIX: "7", MS: "7" };
+  const create = fixture(w, "mastodon/create-question", vars);
+  await deliverAndRun(w, bob, create);
+  const st = await statusOf(w, create.object.id);
+  await w.s.api(w.alice, "POST", `/api/v1/polls/${st.poll.id}/votes`, { choices: [2] });
+  const closing = (n: number) => {
+    const u = fixture(w, "mastodon/update-question", vars);
+    u.id = `${u.id}-${n}`;
+    u.object.closed = true;
+    return u;
+  };
+  await deliverAndRun(w, bob, closing(1));
+  const ended = (await statusOf(w, create.object.id)).poll;
+  assert.ok(Date.parse(ended.expires_at) < Date.parse(vars.END), "it ended when the update came");
+  advance(w.s, 6 * 60_000);
+  await w.s.drainJobs();
+  await deliverAndRun(w, bob, closing(2));
+  advance(w.s, 6 * 60_000);
+  await w.s.drainJobs();
+  const after = (await statusOf(w, create.object.id)).poll;
+  assert.deepEqual([after.expired, after.expires_at], [true, ended.expires_at]);
+  assert.equal((await w.s.api(w.alice, "GET", "/api/v1/notifications?types[]=poll")).length, 1);
+});
