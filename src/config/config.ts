@@ -39,6 +39,12 @@ export interface Config {
   maxStatusChars: number;
   maxMediaAttachments: number;
   maxPollOptions: number;
+  /** Poll limits beside maxPollOptions (Mastodon's PollOptionsValidator / PollExpirationValidator). */
+  maxPollOptionChars: number;
+  /** Seconds. */
+  minPollExpiration: number;
+  /** Seconds. */
+  maxPollExpiration: number;
   maxProfileFields: number;
   /** Whether anonymous callers may use public API endpoints (DISALLOW_UNAUTHENTICATED_API_ACCESS). */
   publicApi: boolean;
@@ -83,6 +89,10 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   maxStatusChars: { kind: "int", min: 1, max: 100000, def: 500 },
   maxMediaAttachments: { kind: "int", min: 0, max: 20, def: 4 },
   maxPollOptions: { kind: "int", min: 2, max: 20, def: 4 },
+  maxPollOptionChars: { kind: "int", min: 1, max: 1000, def: 50 },
+  minPollExpiration: { kind: "int", min: 1, def: 300 },
+  // ActiveSupport's 1.month: 30.436875 days.
+  maxPollExpiration: { kind: "int", min: 60, def: 2_629_746 },
   maxProfileFields: { kind: "int", min: 0, max: 20, def: 4 },
   publicApi: { kind: "bool", def: true },
   peersApi: { kind: "bool", def: true },

@@ -26,6 +26,7 @@ import { registerConversationsRoutes } from "./routes/api/v1/conversations.ts";
 import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
 import { registerScheduledStatusesRoutes } from "./routes/api/v1/scheduled-statuses.ts";
 import { registerStatusInteractionRoutes } from "./routes/api/v1/status-interactions.ts";
+import { registerPollsRoutes } from "./routes/api/v1/polls.ts";
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
 import { registerSearchRoutes } from "./routes/api/v2/search.ts";
@@ -62,6 +63,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerStatusesRoutes(app, r);
   registerScheduledStatusesRoutes(app, r);
   registerStatusInteractionRoutes(app, r);
+  registerPollsRoutes(app, r);
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);
   registerReportsRoutes(app, r);

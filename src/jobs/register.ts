@@ -4,6 +4,8 @@ import { handleStatusFanout } from "./handlers/status-fanout.ts";
 import { handleFeedTrim } from "./handlers/feed-trim.ts";
 import { handleFeedMerge } from "./handlers/feed-merge.ts";
 import { handleScheduledStatusPublish } from "./handlers/scheduled-status-publish.ts";
+import { handlePollEnd } from "./handlers/poll-end.ts";
+import { POLL_END_JOB } from "../services/polls.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 
@@ -18,5 +20,7 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every("feeds.trim", HOUR, handleFeedTrim);
   // Its own queue: a backlog of fan-outs or deliveries never holds a post past its time.
   app.jobs.register(PUBLISH_JOB, handleScheduledStatusPublish, { queue: "scheduled", transactional: true });
+  // Notifications and the queued Update(Question): database writes only, batched in one commit.
+  app.jobs.register(POLL_END_JOB, handlePollEnd, { queue: "feeds", transactional: true });
   registerFederationJobs(app);
 }

@@ -57,9 +57,6 @@ export const LIMITS = {
   imageMatrixLimit: 33_177_600,
   videoFrameRateLimit: 120,
   videoMatrixLimit: 8_294_400,
-  pollMaxCharactersPerOption: 50,
-  pollMinExpiration: 300,
-  pollMaxExpiration: 2_629_746,
 };
 
 /** Android-style icon sizes Mastodon lists in `icon`. */
@@ -105,9 +102,9 @@ function pollsConfig(app: App, caps: Capabilities) {
     // No polls: Phanpy hides its poll button below 2 options. The other limits stay, Tusky builds
     // its duration menu from min..max_expiration and fails on an empty one.
     max_options: caps.polls ? app.config.maxPollOptions : 0,
-    max_characters_per_option: LIMITS.pollMaxCharactersPerOption,
-    min_expiration: LIMITS.pollMinExpiration,
-    max_expiration: LIMITS.pollMaxExpiration,
+    max_characters_per_option: app.config.maxPollOptionChars,
+    min_expiration: app.config.minPollExpiration,
+    max_expiration: app.config.maxPollExpiration,
   };
 }
 

@@ -12,6 +12,7 @@ import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmojiMap } from "./custom-emoji.ts";
 import { toApiMediaAttachment } from "./media-attachment.ts";
+import { type ApiPoll, toApiPoll } from "./poll.ts";
 
 export type ApiStatus = Record<string, unknown> & { id: string };
 
@@ -37,7 +38,7 @@ const batchOf = (app: App, page: StatusPage<EmbeddedAccount>): Batch => ({ ...pa
 
 /**
  * The fields every viewer sees alike, except `mentions` (they show other accounts' rows),
- * `reblog` and `account`: what the JSON cache below keeps per status.
+ * `reblog`, `account` and `poll` (serializers/poll.ts): what the JSON cache below keeps per status.
  */
 function sharedFields(app: App, s: Status, b: Batch, opts: StatusSerializeOptions): ApiStatus {
   const out: ApiStatus = {
@@ -65,8 +66,16 @@ function sharedFields(app: App, s: Status, b: Batch, opts: StatusSerializeOption
   out.tags = (b.tags.get(s.id) ?? []).map((name) => ({ name, url: tagUrl(app.baseUrl, name) }));
   out.emojis = emojisOf(s, b);
   out.card = null;
-  out.poll = null;
   return out;
+}
+
+/** `poll`, for each reader: counts, `expired` and the viewer's votes are never cached as text. */
+function pollOf(app: App, s: Status, b: Batch, viewerId: Id | null): ApiPoll | null {
+  const poll = s.pollId && !s.reblogOfId ? b.polls.get(s.pollId) : undefined;
+  if (!poll) return null;
+  const domain = b.authors.get(s.accountId)?.domain ?? null;
+  const viewer = viewerId && b.ownChoices ? { id: viewerId, choices: b.ownChoices.get(poll.id) ?? [] } : null;
+  return toApiPoll(app, poll, viewer, (code) => b.emojis.get(`${domain ?? ""} ${code}`));
 }
 
 /** The viewer's own fields: flags, `filtered`, and the posting app (shown to the author only). */
@@ -94,6 +103,7 @@ function mentionsOf(s: Status, b: Batch): ApiMention[] {
 
 function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: StatusSerializeOptions): ApiStatus {
   const out = sharedFields(app, s, b, opts);
+  out.poll = pollOf(app, s, b, viewerId);
   const own = viewerFields(s, b, viewerId);
   if (own) Object.assign(out, own);
   out.mentions = mentionsOf(s, b);
@@ -154,6 +164,7 @@ export function accountText(a: EmbeddedAccount | undefined): string {
 
 function renderText(app: App, s: Status, b: Batch, viewerId: Id | null): string {
   let out = sharedText(app, s, b);
+  out += s.pollId ? `,"poll":${JSON.stringify(pollOf(app, s, b, viewerId))}` : ',"poll":null';
   const own = viewerFields(s, b, viewerId);
   if (own) out += "," + JSON.stringify(own).slice(1, -1);
   out += `,"mentions":${JSON.stringify(mentionsOf(s, b))}`;

@@ -32,6 +32,8 @@ import {
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import { findUserByAccountId, type User } from "../storage/users.ts";
 import { onStatusCreated, onStatusDeleting } from "../federation/outbox/hooks.ts";
+import { attachPoll, localPollDraft, type PollDraft } from "./poll-drafts.ts";
+import { type PollInput, validateNoMediaWithPoll, validatePoll } from "./poll-rules.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 import { canViewStatus } from "./visibility.ts";
 
@@ -124,8 +126,8 @@ export interface StatusInput {
   language?: string;
   inReplyToId?: string;
   mediaIds?: string[];
-  /** `poll[...]` was sent: not supported yet. */
-  poll?: boolean;
+  /** `poll[...]`; checked here (services/poll-rules.ts), so a stored input is checked again when published. */
+  poll?: PollInput;
   /** `scheduled_at`: the route hands such input to scheduleStatus (scheduled-statuses.ts) instead. */
   scheduledAt?: string;
 }
@@ -153,8 +155,9 @@ export function createStatus(app: App, author: { account: Account; user: User | 
     const original = prior ? findStatusById(app.db, prior) : undefined;
     if (original) return original;
   }
+  validateNoMediaWithPoll(input.mediaIds, input.poll);
   validateMediaIds(input.mediaIds);
-  if (input.poll) throw unprocessable("Polls are not supported on this server yet");
+  if (input.poll) validatePoll(app, input.poll);
 
   let text = (input.text ?? "").trim();
   let spoilerText = (input.spoilerText ?? "").trim();
@@ -186,6 +189,7 @@ export function createStatus(app: App, author: { account: Account; user: User | 
     mentions,
     tags: uniqueHashtags(text),
     idempotencyKey: key,
+    poll: input.poll ? localPollDraft(app, input.poll) : undefined,
   });
 }
 
@@ -221,6 +225,8 @@ export interface StatusDraft {
   /** The origin's likes/shares counts. */
   untrustedFavouritesCount?: number | null;
   untrustedReblogsCount?: number | null;
+  /** The status's poll; a local one's end is scheduled here. */
+  poll?: PollDraft;
 }
 
 /**
@@ -283,6 +289,7 @@ export function persistStatus(app: App, d: StatusDraft): Status {
       for (const m of d.silentMentions) insertSilentMention(db, { id: app.ids.next(), statusId: id, accountId: m.id, createdAt });
     }
     if (d.attachments) for (const a of d.attachments) insertRemoteMedia(db, { ...a, statusId: id, createdAt });
+    if (d.poll) attachPoll(app, id, d.author.id, d.poll, local, createdAt);
     const tagIds = d.tags.map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: createdAt }));
     if (tagIds.length) setStatusTags(db, id, tagIds);
     // Mastodon's counter caches: direct posts are not counted; only public replies count on the parent.

@@ -15,6 +15,8 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
       maxMediaBytes: 9_000_000,
       maxMediaAttachments: 6,
       maxPollOptions: 5,
+      maxPollOptionChars: 80,
+      minPollExpiration: 600,
       contactEmail: "admin@roost.test",
       description: "Birds of a feather",
     },
@@ -71,7 +73,8 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   assert.equal(conf.media_attachments.video_matrix_limit, 8_294_400);
   assert.equal(conf.media_attachments.video_frame_rate_limit, 120);
   assert.equal(conf.media_attachments.description_limit, 1500);
-  assert.deepEqual(conf.polls, { max_options: 0, max_characters_per_option: 50, min_expiration: 300, max_expiration: 2629746 });
+  // Polls are served: every limit comes from the config (the defaults are Mastodon's).
+  assert.deepEqual(conf.polls, { max_options: 5, max_characters_per_option: 80, min_expiration: 600, max_expiration: 2629746 });
   assert.deepEqual(conf.translation, { enabled: false });
   assert.deepEqual(conf.timelines_access.live_feeds, { local: "public", remote: "public" });
   assert.deepEqual(conf.timelines_access.trending_link_feeds, { local: "disabled", remote: "disabled" });
@@ -128,7 +131,7 @@ test("v1 instance: legacy shape, stats, Deprecation header; registrations and no
   assert.deepEqual(i.configuration.accounts, { max_featured_tags: 0 });
   assert.equal(i.configuration.statuses.max_characters, 777);
   assert.equal(i.configuration.statuses.max_media_attachments, 0);
-  assert.equal(i.configuration.polls.max_options, 0);
+  assert.deepEqual(i.configuration.polls, { max_options: 4, max_characters_per_option: 50, min_expiration: 300, max_expiration: 2629746 });
   assert.equal(i.contact_account, null);
   assert.deepEqual(i.rules, []);
 

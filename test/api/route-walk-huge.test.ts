@@ -73,6 +73,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
   // Ordinary requests first: what a first request compiles or loads once is not the walk's.
   const post = await s.api(alice, "POST", "/api/v1/statuses", { status: "hello @bob #birds https://example.com/ é👩‍👩‍👧" });
   const list = await s.api(alice, "POST", "/api/v1/lists", { title: "birds" });
+  const question = await s.api(bob, "POST", "/api/v1/statuses", { status: "which?", poll: { options: ["a", "b"], expires_in: 3600 } });
   const later = await s.api(alice, "POST", "/api/v1/statuses", { status: "later", scheduled_at: new Date(s.app.now() + 3_600_000).toISOString() });
   await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { note: "#birds @bob https://example.com/", fields_attributes: [{ name: "a", value: "https://example.com/" }] });
   await s.api(alice, "GET", "/api/v2/search?q=birds");
@@ -164,6 +165,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "PUT /api/v1/statuses/:id": (h) => [{ status: h }, { status: "hi", spoiler_text: h }, { status: "hi", media_ids: [h] }, { lenient: true, status: "hi", language: h }],
     "PATCH /api/v1/statuses/:id": (h) => [{ status: h }, form({ status: h }, true)],
     "DELETE /api/v1/statuses/:id": () => [],
+    "POST /api/v1/polls/:id/votes": (h) => [{ choices: [h] }, { choices: h }],
     "PUT /api/v1/scheduled_statuses/:id": (h) => [{ scheduled_at: h }],
     "PATCH /api/v1/scheduled_statuses/:id": (h) => [{ scheduled_at: h }],
     "DELETE /api/v1/scheduled_statuses/:id": () => [],
@@ -189,7 +191,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /actor/inbox": () => [],
     "POST /users/:username/inbox": () => [],
   };
-  const ids: Record<string, string> = { "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id };
+  const ids: Record<string, string> = { "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id };
   const fillPath = (path: string) =>
     path.replace(/(\/\w+\/):\w+/g, (_all, prefix: string) => (ids[prefix] ? prefix + ids[prefix] : prefix + "1")).replace(":username", "alice");
 

@@ -29,6 +29,8 @@ import {
   toApUndoLike,
 } from "../serializers/activities.ts";
 import type { ApObject } from "../types.ts";
+import { toApVote } from "../serializers/poll-activities.ts";
+import type { Poll } from "../../storage/polls.ts";
 import { enqueueDistribute } from "./distribute.ts";
 import { personalInbox, profileInboxes, statusAudienceQuery, statusInboxes } from "./recipients.ts";
 import { sendActivity } from "./send.ts";
@@ -203,4 +205,30 @@ export function onReportForwarded(app: App, reportId: string): void {
     const activity = toApFlag(app, { uri, comment: report.comment, targetUri: target.uri, statusUris: report.statusUris });
     sendActivity(app, { actorAccountId: null, activity, inboxes: [inbox] });
   });
+}
+
+/**
+ * A local account voted in a remote poll: one Create(Note) per chosen option, to the poll
+ * author's personal inbox only (AP §5.12).
+ */
+export function onPollVoted(app: App, voter: Account, poll: Poll, status: Status, votes: { id: string; choice: number }[]): void {
+  if (status.local) return;
+  for (const v of votes) {
+    sendToPerson(app, "onPollVoted", voter.id, status.accountId, (actor, author) => toApVote(actor, v.id, poll.options[v.choice], status, author));
+  }
+}
+
+/**
+ * New tallies of a local poll: an Update(Question) at `at` (votes are batched, as Mastodon's
+ * 3-minute DistributePollUpdateWorker), to the status's audience and the remote voters.
+ */
+export function onPollTalliesChanged(app: App, status: Status, at: number): void {
+  if (!status.local) return;
+  guarded(app, "onPollTalliesChanged", () => enqueueDistribute(app, { kind: "poll", statusId: status.id }, at));
+}
+
+/** A local poll ended: its final tallies go out now. */
+export function onPollEnded(app: App, status: Status): void {
+  if (!status.local) return;
+  guarded(app, "onPollEnded", () => enqueueDistribute(app, { kind: "poll", statusId: status.id }));
 }
