@@ -28,6 +28,8 @@ import { registerStatusInteractionRoutes } from "./routes/api/v1/status-interact
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
 import { registerSearchRoutes } from "./routes/api/v2/search.ts";
+import { registerFiltersV1Routes } from "./routes/api/v1/filters.ts";
+import { registerFiltersV2Routes } from "./routes/api/v2/filters.ts";
 import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts";
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
@@ -63,6 +65,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);
   registerReportsRoutes(app, r);
+  registerFiltersV1Routes(app, r);
+  registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);
   registerAuthorizeInteractionRoutes(app, r);
