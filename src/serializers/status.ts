@@ -11,6 +11,7 @@ import { findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../storage/ro
 import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmojiMap } from "./custom-emoji.ts";
+import { toApiFilterResult } from "./filter.ts";
 import { toApiMediaAttachment } from "./media-attachment.ts";
 
 export type ApiStatus = Record<string, unknown> & { id: string };
@@ -82,7 +83,7 @@ function viewerFields(s: Status, b: Batch, viewerId: Id | null): Record<string, 
   };
   // Only the author sees `pinned`, and only on statuses that can be pinned.
   if (viewerId === s.accountId && !s.reblogOfId && s.visibility !== "direct") out.pinned = b.flags.pinned.has(s.id);
-  out.filtered = [];
+  out.filtered = (b.filtered.get(s.id) ?? []).map(toApiFilterResult);
   // Simplified from Mastodon: the posting app is shown to the author only.
   if (viewerId === s.accountId) out.application = s.applicationId ? (b.apps.get(s.applicationId) ?? null) : null;
   return out;

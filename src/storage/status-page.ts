@@ -4,6 +4,7 @@ import type { Id } from "../lib/ids.ts";
 import { scanShortcodes } from "../lib/shortcodes.ts";
 import { type CustomEmoji, findEmojisByDomain } from "./custom-emojis.ts";
 import { findMediaByStatusIds, type MediaAttachment } from "./media-attachments.ts";
+import { filterRulesOf, type FilterMatch, matchFilters } from "./filter-rules.ts";
 import { findApplicationLabels } from "./status-applications.ts";
 import { findLiveStatusesCached } from "./status-cache.ts";
 import { findStatusLinks, type MentionedAccount } from "./status-links.ts";
@@ -24,6 +25,11 @@ export interface StatusPage<A> {
   emojis: Map<string, CustomEmoji>;
   flags: ViewerFlags | null;
   apps: Map<Id, { name: string; website: string | null }>;
+  /**
+   * The viewer's filters each status matches (`filtered`), keyed as Mastodon's
+   * StatusRelationshipsPresenter keys them: a boost's matches also under the boosted post.
+   */
+  filtered: Map<Id, FilterMatch[]>;
 }
 
 /** The shortcodes a status's content warning and text name (none for a boost). */
@@ -71,12 +77,24 @@ export function readStatusPage<A extends { domain: string | null }>(
 
     let flags: ViewerFlags | null = null;
     let apps = new Map<Id, { name: string; website: string | null }>();
+    const filtered = new Map<Id, FilterMatch[]>();
     if (viewerId) {
+      const rules = filterRulesOf(app, viewerId);
+      if (rules.filters.length) {
+        for (const s of statuses) {
+          const proper = s.reblogOfId ? originals.get(s.reblogOfId) : s;
+          if (!proper) continue;
+          const matches = matchFilters(rules, s, proper, media.get(proper.id));
+          if (matches.length === 0) continue;
+          filtered.set(s.id, matches);
+          if (s.reblogOfId) filtered.set(s.reblogOfId, matches);
+        }
+      }
       const conversations = all.map((s) => s.conversationId).filter((c): c is Id => c !== null);
       flags = loadViewerFlags(db, viewerId, all.map((s) => s.id), conversations);
       const appIds = all.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
       apps = findApplicationLabels(db, appIds);
     }
-    return { originals, authors, mentions, tags, media, emojis, flags, apps };
+    return { originals, authors, mentions, tags, media, emojis, flags, apps, filtered };
   });
 }

@@ -14,6 +14,7 @@ import {
   notificationFilter,
   unreadNotificationCount,
 } from "../../../../services/notification-reads.ts";
+import { notificationsWithoutFilterHidden } from "../../../../services/filter-hiding.ts";
 import { toApiNotification, toApiNotificationsJson } from "../../../../serializers/notification.ts";
 import { jsonText } from "../../../headers.ts";
 
@@ -30,14 +31,15 @@ export function registerNotificationsRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     const page = pageParams(p, 40, 80);
     const list = listNotifications(app, viewer.account.id, filterOf(p), page);
-    // Link cursors are the notifications found, even any the serializer then drops.
+    // Link cursors are the notifications found, even any that `hide` filters or the serializer then drop.
     setLinkHeader(app, event, p, {
       cursors: list.map((n) => n.id),
       limit: page.limit,
       nextAlways: true,
       keep: ["types", "exclude_types", "account_id"],
     });
-    return jsonText(event, toApiNotificationsJson(app, list, viewer.account.id));
+    const shown = notificationsWithoutFilterHidden(app, viewer.account.id, list);
+    return jsonText(event, toApiNotificationsJson(app, shown, viewer.account.id));
   });
 
   // Mastodon 4.3: counts notifications past the `notifications` marker, capped at `limit`.
