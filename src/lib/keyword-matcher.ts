@@ -88,9 +88,15 @@ function lastCodePoint(s: string): number {
 export class KeywordMatcher {
   private constructor(
     private readonly filterCount: number,
-    // Trie edges, per node a range of edgeStart[node]..edgeStart[node + 1], sorted by char.
+    // Characters are first mapped to classes: one per distinct character of the keywords,
+    // 0 for every other (which always leads back to the root, with no lookup).
+    private readonly asciiClass: Int32Array,
+    private readonly otherClass: Map<number, number>,
+    // The root's transition for each class (0: stay at the root).
+    private readonly rootNext: Int32Array,
+    // Trie edges, per node a range of edgeStart[node]..edgeStart[node + 1], sorted by class.
     private readonly edgeStart: Int32Array,
-    private readonly edgeChar: Uint16Array,
+    private readonly edgeClass: Int32Array,
     private readonly edgeNext: Int32Array,
     private readonly fail: Int32Array,
     // The nearest node on the failure chain (itself included) that ends a keyword, or -1.
@@ -107,6 +113,18 @@ export class KeywordMatcher {
 
   /** Builds the automaton; `filterCount` bounds the filter indexes of `keywords`. */
   static compile(keywords: MatcherKeyword[], filterCount: number): KeywordMatcher {
+    const asciiClass = new Int32Array(128);
+    const otherClass = new Map<number, number>();
+    let classes = 0;
+    const classOf = (c: number): number => {
+      let cls = c < 128 ? asciiClass[c] : (otherClass.get(c) ?? 0);
+      if (cls === 0) {
+        cls = ++classes;
+        if (c < 128) asciiClass[c] = cls;
+        else otherClass.set(c, cls);
+      }
+      return cls;
+    };
     const children: Map<number, number>[] = [new Map()];
     const ending: number[][] = [[]];
     keywords.forEach((k, order) => {
@@ -114,7 +132,7 @@ export class KeywordMatcher {
       if (folded.length === 0) return;
       let node = 0;
       for (let i = 0; i < folded.length; i++) {
-        const c = folded.charCodeAt(i);
+        const c = classOf(folded.charCodeAt(i));
         let next = children[node].get(c);
         if (next === undefined) {
           next = children.length;
@@ -155,15 +173,17 @@ export class KeywordMatcher {
       edges += children[n].size;
     }
     edgeStart[nodes] = edges;
-    const edgeChar = new Uint16Array(edges);
+    const edgeClass = new Int32Array(edges);
     const edgeNext = new Int32Array(edges);
     for (let n = 0; n < nodes; n++) {
       const sorted = [...children[n]].sort((a, b) => a[0] - b[0]);
       sorted.forEach(([c, next], i) => {
-        edgeChar[edgeStart[n] + i] = c;
+        edgeClass[edgeStart[n] + i] = c;
         edgeNext[edgeStart[n] + i] = next;
       });
     }
+    const rootNext = new Int32Array(classes + 1);
+    for (const [c, next] of children[0]) rootNext[c] = next;
 
     const patStart = new Int32Array(nodes + 1);
     let pats = 0;
@@ -189,17 +209,33 @@ export class KeywordMatcher {
           : 0;
       });
     }
-    return new KeywordMatcher(filterCount, edgeStart, edgeChar, edgeNext, fail, firstOutput, nextOutput, patStart, patFilter, patOrder, patLength, patFlags);
+    return new KeywordMatcher(
+      filterCount,
+      asciiClass,
+      otherClass,
+      rootNext,
+      edgeStart,
+      edgeClass,
+      edgeNext,
+      fail,
+      firstOutput,
+      nextOutput,
+      patStart,
+      patFilter,
+      patOrder,
+      patLength,
+      patFlags,
+    );
   }
 
-  private child(node: number, c: number): number {
+  private child(node: number, cls: number): number {
     let lo = this.edgeStart[node];
     let hi = this.edgeStart[node + 1] - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const m = this.edgeChar[mid];
-      if (m === c) return this.edgeNext[mid];
-      if (m < c) lo = mid + 1;
+      const m = this.edgeClass[mid];
+      if (m === cls) return this.edgeNext[mid];
+      if (m < cls) lo = mid + 1;
       else hi = mid - 1;
     }
     return -1;
@@ -207,41 +243,53 @@ export class KeywordMatcher {
 
   /**
    * Each filter's first match in `text`, in filter order. `folded` is foldCase(text), which
-   * callers may keep between calls.
+   * callers may keep between calls. A text without a match costs one pass and no allocation.
    */
   firstMatches(text: string, folded = foldCase(text)): KeywordHit[] {
-    const bestStart = new Int32Array(this.filterCount).fill(-1);
-    const bestEnd = new Int32Array(this.filterCount);
-    const bestOrder = new Int32Array(this.filterCount);
+    // Per filter: start, end and keyword order of its best match so far (made on the first hit).
+    let best: Int32Array | null = null;
     let state = 0;
     for (let i = 0; i < folded.length; i++) {
       const c = folded.charCodeAt(i);
-      let next = this.child(state, c);
-      while (next < 0 && state !== 0) {
-        state = this.fail[state];
-        next = this.child(state, c);
+      const cls = c < 128 ? this.asciiClass[c] : (this.otherClass.get(c) ?? 0);
+      if (cls === 0) {
+        state = 0;
+        continue;
       }
-      state = next < 0 ? 0 : next;
+      for (;;) {
+        if (state === 0) {
+          state = this.rootNext[cls];
+          break;
+        }
+        const next = this.child(state, cls);
+        if (next >= 0) {
+          state = next;
+          break;
+        }
+        state = this.fail[state];
+      }
       for (let node = this.firstOutput[state]; node >= 0; node = this.nextOutput[node]) {
         for (let p = this.patStart[node]; p < this.patStart[node + 1]; p++) {
-          const f = this.patFilter[p];
+          const at = this.patFilter[p] * 3;
           const end = i + 1;
           const start = end - this.patLength[p];
           const order = this.patOrder[p];
-          const prev = bestStart[f];
-          if (prev >= 0 && (prev < start || (prev === start && bestOrder[f] < order))) continue;
+          if (best === null) best = new Int32Array(this.filterCount * 3).fill(-1);
+          const prev = best[at];
+          if (prev >= 0 && (prev < start || (prev === start && best[at + 2] < order))) continue;
           const flags = this.patFlags[p];
           if (flags & NEED_START && wordBefore(text, start)) continue;
           if (flags & NEED_END && wordAt(text, end)) continue;
-          bestStart[f] = start;
-          bestEnd[f] = end;
-          bestOrder[f] = order;
+          best[at] = start;
+          best[at + 1] = end;
+          best[at + 2] = order;
         }
       }
     }
+    if (best === null) return [];
     const out: KeywordHit[] = [];
     for (let f = 0; f < this.filterCount; f++) {
-      if (bestStart[f] >= 0) out.push({ filter: f, text: text.slice(bestStart[f], bestEnd[f]) });
+      if (best[f * 3] >= 0) out.push({ filter: f, text: text.slice(best[f * 3], best[f * 3 + 1]) });
     }
     return out;
   }
