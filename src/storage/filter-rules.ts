@@ -32,6 +32,12 @@ export interface FilterRules {
   hides: Set<FilterContext>;
   /** When the first of the filters expires (the rules are then compiled again). */
   validUntil: number;
+  /**
+   * Matches already computed, by status object (cached rows are shared and replaced when they
+   * change), with the text they were computed from: timelines read the same posts again and
+   * again. Dropped with the rules.
+   */
+  results: WeakMap<Status, { text: SearchText; matches: readonly FilterMatch[] }>;
 }
 
 const CACHE_KEY = "filter-rules";
@@ -71,7 +77,7 @@ function compile(app: App, accountId: Id, now: number): FilterRules {
       if (f.expiresAt !== null) validUntil = Math.min(validUntil, f.expiresAt);
     });
     const matcher = matcherKeywords.length ? KeywordMatcher.compile(matcherKeywords, filters.length) : null;
-    return { filters, matcher, byStatus, hides, validUntil };
+    return { filters, matcher, byStatus, hides, validUntil, results: new WeakMap() };
   });
 }
 
@@ -109,9 +115,9 @@ const searchTexts = new WeakMap<Status, SearchText>();
  * by blank lines; bounded by MAX_MATCHED_CHARS.
  */
 function searchTextOf(s: Status, media: MediaAttachment[] | undefined, pollOptions: string[] | null): SearchText {
-  const descriptions = (media ?? []).map((m) => m.description ?? "").join("\n\n");
+  const descriptions = media?.length ? media.map((m) => m.description ?? "").join("\n\n") : "";
   const options = pollOptions?.join("\n\n") ?? null;
-  const key = `${options ?? "\u0001"}\u0000${descriptions}`;
+  const key = options === null && descriptions === "" ? "" : `${options ?? "\u0001"}\u0000${descriptions}`;
   const cached = searchTexts.get(s);
   if (cached && cached.key === key) return cached;
   const parts = [s.spoilerText, s.local ? s.text : htmlToPlainText(s.content)];
@@ -138,12 +144,23 @@ export function matchFilters(
   proper: Status,
   media: MediaAttachment[] | undefined,
   pollOptions: string[] | null = null,
-): FilterMatch[] {
-  if (rules.filters.length === 0) return [];
-  const keywordHits = new Map<number, string>();
+): readonly FilterMatch[] {
+  if (rules.filters.length === 0) return NO_MATCHES;
+  const t = rules.matcher ? searchTextOf(proper, media, pollOptions) : EMPTY_TEXT;
+  const known = rules.results.get(status);
+  if (known && known.text === t) return known.matches;
+  const matches = computeMatches(rules, status, t);
+  rules.results.set(status, { text: t, matches });
+  return matches;
+}
+
+const EMPTY_TEXT: SearchText = { key: "", text: "", folded: "" };
+const NO_MATCHES: readonly FilterMatch[] = Object.freeze([]);
+
+function computeMatches(rules: FilterRules, status: Status, t: SearchText): readonly FilterMatch[] {
+  let keywordHits: Map<number, string> | undefined;
   if (rules.matcher) {
-    const t = searchTextOf(proper, media, pollOptions);
-    for (const h of rules.matcher.firstMatches(t.text, t.folded)) keywordHits.set(h.filter, h.text);
+    for (const h of rules.matcher.firstMatches(t.text, t.folded)) (keywordHits ??= new Map()).set(h.filter, h.text);
   }
   let statusHits: Map<number, Id[]> | undefined;
   if (rules.byStatus.size) {
@@ -156,10 +173,10 @@ export function matchFilters(
       }
     }
   }
-  if (keywordHits.size === 0 && !statusHits) return [];
+  if (!keywordHits && !statusHits) return NO_MATCHES;
   const out: FilterMatch[] = [];
   rules.filters.forEach((filter, i) => {
-    const kw = keywordHits.get(i);
+    const kw = keywordHits?.get(i);
     const ids = statusHits?.get(i);
     if (kw === undefined && !ids) return;
     out.push({ filter, keywordMatches: kw === undefined ? null : [kw], statusMatches: ids ?? null });
@@ -167,7 +184,11 @@ export function matchFilters(
   return out;
 }
 
-/** Whether a `hide` filter among `matches` covers `context`. */
-export function hiddenIn(matches: FilterMatch[], context: FilterContext): boolean {
+/**
+ * Whether the viewer's `hide` filters drop a status in `context`, given the filters it matches
+ * and its `proper` post: never the viewer's own posts, which Mastodon's web client never hides.
+ */
+export function hiddenFrom(viewerId: Id, matches: readonly FilterMatch[] | undefined, proper: Status, context: FilterContext): boolean {
+  if (!matches || proper.accountId === viewerId) return false;
   return matches.some((m) => m.filter.action === "hide" && m.filter.context.includes(context));
 }

@@ -4,7 +4,8 @@ import type { Id } from "../lib/ids.ts";
 import { scanShortcodes } from "../lib/shortcodes.ts";
 import { type CustomEmoji, findEmojisByDomain } from "./custom-emojis.ts";
 import { findMediaByStatusIds, type MediaAttachment } from "./media-attachments.ts";
-import { filterRulesOf, type FilterMatch, matchFilters } from "./filter-rules.ts";
+import { filterRulesOf, type FilterMatch, hiddenFrom, matchFilters } from "./filter-rules.ts";
+import type { FilterContext } from "./filters.ts";
 import { findApplicationLabels } from "./status-applications.ts";
 import { findLiveStatusesCached } from "./status-cache.ts";
 import { findStatusLinks, type MentionedAccount } from "./status-links.ts";
@@ -29,7 +30,7 @@ export interface StatusPage<A> {
    * The viewer's filters each status matches (`filtered`), keyed as Mastodon's
    * StatusRelationshipsPresenter keys them: a boost's matches also under the boosted post.
    */
-  filtered: Map<Id, FilterMatch[]>;
+  filtered: Map<Id, readonly FilterMatch[]>;
 }
 
 /** The shortcodes a status's content warning and text name (none for a boost). */
@@ -77,7 +78,7 @@ export function readStatusPage<A extends { domain: string | null }>(
 
     let flags: ViewerFlags | null = null;
     let apps = new Map<Id, { name: string; website: string | null }>();
-    const filtered = new Map<Id, FilterMatch[]>();
+    const filtered = new Map<Id, readonly FilterMatch[]>();
     if (viewerId) {
       const rules = filterRulesOf(app, viewerId);
       if (rules.filters.length) {
@@ -97,4 +98,18 @@ export function readStatusPage<A extends { domain: string | null }>(
     }
     return { originals, authors, mentions, tags, media, emojis, flags, apps, filtered };
   });
+}
+
+/**
+ * The statuses of a page read for `viewerId` that its `hide` filters drop in `context` (see
+ * filter-rules.ts hiddenFrom), from the matches the page holds already.
+ */
+export function hiddenOnPage<A>(page: StatusPage<A>, statuses: Status[], viewerId: Id, context: FilterContext): Set<Id> {
+  const hidden = new Set<Id>();
+  if (page.filtered.size === 0) return hidden;
+  for (const s of statuses) {
+    const proper = s.reblogOfId ? page.originals.get(s.reblogOfId) : s;
+    if (proper && hiddenFrom(viewerId, page.filtered.get(s.id), proper, context)) hidden.add(s.id);
+  }
+  return hidden;
 }

@@ -295,3 +295,14 @@ test("a user's filters are compiled once and kept until a change or the first ex
   // alice, who has no filters, gets an empty set, also kept.
   assert.equal(filterRulesOf(s.app, alice.id), filterRulesOf(s.app, alice.id));
 });
+
+test("an edited post is matched on its new text", async (t) => {
+  const { s, alice, bob } = await world(t);
+  await filter(s, bob, { keywords_attributes: [{ keyword: "rumour", whole_word: true }] });
+  const p = await post(s, alice, "nothing to see");
+  assert.deepEqual((await home(s, bob))[0].filtered, []);
+  await s.api(alice, "PUT", `/api/v1/statuses/${p.id}`, { status: "a rumour, actually" });
+  assert.deepEqual((await home(s, bob))[0].filtered[0].keyword_matches, ["rumour"]);
+  await s.api(alice, "PUT", `/api/v1/statuses/${p.id}`, { status: "retracted", spoiler_text: "Rumour" });
+  assert.deepEqual((await home(s, bob))[0].filtered[0].keyword_matches, ["Rumour"]);
+});

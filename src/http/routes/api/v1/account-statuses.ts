@@ -7,7 +7,6 @@ import { cachePublicIfAnonymous, jsonText } from "../../../headers.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { readAppParams } from "../../../params.ts";
 import { accountStatuses } from "../../../../services/timelines.ts";
-import { withoutFilterHidden } from "../../../../services/filter-hiding.ts";
 import { listsContaining } from "../../../../services/lists.ts";
 import { toApiStatusesJson } from "../../../../serializers/status.ts";
 import { toApiList } from "../../../../serializers/list.ts";
@@ -40,7 +39,7 @@ export function registerAccountStatusesRoutes(app: App, r: Router): void {
       limit: page.limit,
       keep: ["pinned", "tagged", "only_media", "exclude_replies", "exclude_reblogs"],
     });
-    return jsonText(event, toApiStatusesJson(app, withoutFilterHidden(app, viewerId, list, "account"), viewerId));
+    return jsonText(event, toApiStatusesJson(app, list, viewerId, { hideIn: "account" }));
   });
 
   r.get("/api/v1/accounts/:id/lists", (event) => {

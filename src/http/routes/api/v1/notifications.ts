@@ -14,7 +14,6 @@ import {
   notificationFilter,
   unreadNotificationCount,
 } from "../../../../services/notification-reads.ts";
-import { notificationsWithoutFilterHidden } from "../../../../services/filter-hiding.ts";
 import { toApiNotification, toApiNotificationsJson } from "../../../../serializers/notification.ts";
 import { jsonText } from "../../../headers.ts";
 
@@ -38,8 +37,7 @@ export function registerNotificationsRoutes(app: App, r: Router): void {
       nextAlways: true,
       keep: ["types", "exclude_types", "account_id"],
     });
-    const shown = notificationsWithoutFilterHidden(app, viewer.account.id, list);
-    return jsonText(event, toApiNotificationsJson(app, shown, viewer.account.id));
+    return jsonText(event, toApiNotificationsJson(app, list, viewer.account.id, { hideFiltered: true }));
   });
 
   // Mastodon 4.3: counts notifications past the `notifications` marker, capped at `limit`.

@@ -7,7 +7,6 @@ import { cachePublicIfAnonymous, jsonText } from "../../../headers.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { readAppParams, type Params } from "../../../params.ts";
 import { homeTimeline, listTimeline, publicTimeline, tagTimeline } from "../../../../services/timelines.ts";
-import { withoutFilterHidden } from "../../../../services/filter-hiding.ts";
 import type { FilterContext } from "../../../../services/filters.ts";
 import type { Status } from "../../../../services/domain-types.ts";
 import { toApiStatusesJson } from "../../../../serializers/status.ts";
@@ -21,7 +20,7 @@ const READ = ["read:statuses"];
  */
 function respond(app: App, event: H3Event, p: Params, limit: number, statuses: Status[], viewerId: string | null, context: FilterContext, keep: string[] = []) {
   setLinkHeader(app, event, p, { cursors: statuses.map((s) => s.id), limit, nextAlways: true, keep });
-  return jsonText(event, toApiStatusesJson(app, withoutFilterHidden(app, viewerId, statuses, context), viewerId));
+  return jsonText(event, toApiStatusesJson(app, statuses, viewerId, { hideIn: context }));
 }
 
 /** The raw path segment, percent-decoded; malformed escapes are kept as typed (no 500). */
