@@ -30,6 +30,8 @@ import { registerPollsRoutes } from "./routes/api/v1/polls.ts";
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
 import { registerSearchRoutes } from "./routes/api/v2/search.ts";
+import { registerFiltersV1Routes } from "./routes/api/v1/filters.ts";
+import { registerFiltersV2Routes } from "./routes/api/v2/filters.ts";
 import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts";
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
@@ -67,6 +69,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);
   registerReportsRoutes(app, r);
+  registerFiltersV1Routes(app, r);
+  registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);
   registerAuthorizeInteractionRoutes(app, r);

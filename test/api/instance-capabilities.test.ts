@@ -113,6 +113,16 @@ function advertisedChecks(s: TestServer, docs: Awaited<ReturnType<typeof readDoc
       expectOk(await s.req(alice, "PUT", `/api/v1/statuses/${id}`, { status: "second draft" }), "PUT /api/v1/statuses/:id");
       expectOk(await s.req(alice, "GET", `/api/v1/statuses/${id}/history`), "GET /api/v1/statuses/:id/history");
     });
+    if (atLeast(release, 4, 0)) {
+      // Ice Cubes and Mastodon for Android manage filters through v2 from 4.0 on.
+      add(`${where} version ${version}: v2 filters (4.0)`, async () => {
+        const f = await s.req(alice, "POST", "/api/v2/filters", { title: "spoilers", context: ["home"], keywords_attributes: [{ keyword: "finale" }] });
+        expectOk(f, "POST /api/v2/filters");
+        expectOk(await s.req(alice, "GET", "/api/v2/filters"), "GET /api/v2/filters");
+        expectOk(await s.req(alice, "GET", `/api/v2/filters/${f.body.id}/keywords`), "GET /api/v2/filters/:id/keywords");
+        expectOk(await s.req(alice, "DELETE", `/api/v2/filters/${f.body.id}`), "DELETE /api/v2/filters/:id");
+      });
+    }
     if (atLeast(release, 4, 2)) {
       add(`${where} version ${version}: exclusive lists (4.2)`, async () => {
         const list = await s.req(alice, "POST", "/api/v1/lists", { title: "birds", exclusive: true });
