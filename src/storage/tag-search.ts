@@ -25,6 +25,14 @@ export function searchTags(db: DB, prefix: string, opts: { exactOnly: boolean; l
   return rows.map((r) => ({ id: str(r.id), name: r.name as string, displayName: r.display_name as string }));
 }
 
+/** Tags by normalised name, in the order of `names` (fuzzy matches, nearest first). */
+export function findTagsByNames(db: DB, names: string[]): TagRow[] {
+  if (names.length === 0) return [];
+  const rows = stmt(db, "SELECT id, name, display_name FROM tags WHERE name IN (SELECT value FROM json_each(?))").all(JSON.stringify(names)) as Row[];
+  const byName = new Map(rows.map((r) => [r.name as string, { id: str(r.id), name: r.name as string, displayName: r.display_name as string }]));
+  return names.flatMap((n) => byName.get(n) ?? []);
+}
+
 export interface TagDayUse {
   /** UTC midnight, ms. */
   day: number;

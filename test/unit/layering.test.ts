@@ -88,12 +88,14 @@ const MAY_IMPORT: Record<string, string[]> = {
   storage: ["db", "lib"],
   media: ["lib"],
   jobs: ["db", "lib"],
-  services: ["storage", "db", "lib", "config", "media", "net", "federation"],
+  // The search indexes (src/search/DESIGN.md): their tables' reads and writes, below services.
+  search: ["storage", "db", "lib"],
+  services: ["storage", "db", "lib", "config", "media", "net", "federation", "search"],
   serializers: ["storage", "lib", "media"],
-  federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers"],
+  federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers", "search"],
   // Federation's HTTP surface (routes, and register.ts which also registers its jobs).
   "federation/routes": ["federation", "services", "storage", "db", "lib", "net", "http"],
-  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib"],
+  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search"],
   http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config"],
   app: ["config", "db", "lib", "jobs", "workers"],
   main: ["*"],
