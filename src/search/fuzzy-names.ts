@@ -71,12 +71,22 @@ class Vocabulary {
     return this.words;
   }
 
-  /** Known words within edit distance 1 of `word` (2 from 8 characters), nearest first. */
+  /**
+   * Known words within edit distance 1 of `word` (2 from 8 characters), nearest first. Two
+   * neighbouring letters swapped (`alcie`) count as one edit, the commonest typo, which
+   * Levenshtein distance (the radix tree's) counts as two.
+   */
   near(db: DB, word: string, max: number): string[] {
     if (word.length < MIN_FUZZY_LENGTH || word.length > MAX_FUZZY_LENGTH) return [];
-    const found = this.current(db).fuzzyGet(word, word.length >= 8 ? 2 : 1);
-    return [...found.entries()]
-      .sort((a, b) => a[1][1] - b[1][1] || (a[0] < b[0] ? -1 : 1))
+    const words = this.current(db);
+    const distance = new Map<string, number>();
+    for (const [w, [, d]] of words.fuzzyGet(word, word.length >= 8 ? 2 : 1)) distance.set(w, d);
+    for (let i = 0; i + 1 < word.length; i++) {
+      const swapped = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+      if (swapped !== word && words.has(swapped)) distance.set(swapped, Math.min(distance.get(swapped) ?? 1, 1));
+    }
+    return [...distance.entries()]
+      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, max)
       .map(([w]) => w);
   }
