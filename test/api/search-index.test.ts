@@ -194,6 +194,24 @@ test("edits and deletes, local and remote, reach the index at once", async (t) =
   assert.deepEqual(await find("plum"), []);
 });
 
+test("an edit that adds or drops a mention puts the post in or out of that person's library", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const bob = await s.user("bob");
+  const carol = await s.user("carol");
+  const find = await finder(s, carol);
+  // bob has not opted in: carol finds his posts only through her library.
+  const p = (await s.api(bob, "POST", "/api/v1/statuses", { status: "walnut harvest" })).id;
+  assert.deepEqual(await find("walnut"), []);
+  await s.api(bob, "PUT", `/api/v1/statuses/${p}`, { status: "walnut harvest with @carol" });
+  assert.deepEqual(await find("walnut"), [p]);
+  assert.deepEqual(await find("in:library walnut"), [p]);
+  await s.api(bob, "PUT", `/api/v1/statuses/${p}`, { status: "walnut harvest alone" });
+  assert.deepEqual(await find("walnut"), []);
+  // His own post stays his to find through every edit.
+  assert.deepEqual(await (await finder(s, bob))("walnut alone"), [p]);
+});
+
 /** A server on a data dir that outlives it (startTestServer removes its own). */
 async function serverOn(dataDir: string) {
   const app = createApp(loadConfig(dataDir, { logLevel: "silent", jobsAutorun: false }, {}));
