@@ -18,7 +18,7 @@ const PARAM_NAMES = [
   "description", "media_ids", "visibility", "in_reply_to_id", "spoiler_text", "poll", "types",
   "exclude_types", "account_id", "q", "type", "offset", "local", "remote", "only_media", "authenticity_token",
   "scheduled_at", "choices", "title", "context", "filter_action", "expires_in", "keywords_attributes", "keyword",
-  "whole_word", "phrase", "irreversible", "status_id",
+  "whole_word", "phrase", "irreversible", "status_id", "resolve", "following", "exclude_unreviewed", "order",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {
