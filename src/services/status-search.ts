@@ -57,21 +57,23 @@ export function searchStatuses(app: App, viewer: Account, q: string, opts: Statu
     let skip = opts.offset;
     let to = query.range.to;
     let examined = 0;
-    const batch = Math.min(200, (opts.offset + opts.limit) * 2 + 10);
+    // The first round asks for about one page (most hits are shown), later ones for more.
+    let batch = Math.min(200, opts.offset + opts.limit + 5);
     while (out.length < opts.limit && examined < MAX_EXAMINED) {
       const ids = matchStatusIds(app.db, match, { from: query.range.from, to }, batch);
       if (ids.length === 0) break;
       examined += ids.length;
       to = BigInt(ids[ids.length - 1]);
       const wanted = ids.filter((id) => !query.excluded.some((r) => BigInt(id) >= r.from && BigInt(id) < r.to));
-      const inScope = inSearchScope(app.db, viewer.id, wanted, query.scope);
-      const found = findStatusesByIds(app.db, wanted);
-      const candidates = wanted.flatMap((id) => (inScope.has(id) && found.has(id) ? [found.get(id)!] : []));
+      const inScope = wanted.length ? inSearchScope(app.db, viewer.id, wanted, query.scope) : new Set<Id>();
+      const found = findStatusesByIds(app.db, [...inScope]);
+      const candidates = wanted.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
       for (const s of filterVisibleStatuses(app, viewer.id, candidates)) {
         if (skip > 0) skip--;
         else if (out.length < opts.limit) out.push(s);
       }
       if (ids.length < batch) break;
+      batch = Math.min(200, batch * 2);
     }
     return out;
   });
