@@ -11,7 +11,10 @@ import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import type { User } from "../storage/users.ts";
 import { onStatusUpdated } from "../federation/outbox/hooks.ts";
 import { notify, notifyStatusUpdate } from "./notifications.ts";
-import { deliverableMentions, knownAccountResolver, validateMediaIds, validateStatusText } from "./statuses.ts";
+import { findMediaByStatusIds } from "../storage/media-attachments.ts";
+import { retireMediaExcept, updateMediaDescription } from "../storage/media-uploads.ts";
+import { attachStatusMedia, type MediaAttributesInput, mediaAttributeChanges, resolveStatusMedia } from "./status-media.ts";
+import { deliverableMentions, knownAccountResolver, validateStatusText } from "./statuses.ts";
 
 export interface EditInput {
   /** `status`: omitted means empty text. */
@@ -22,7 +25,10 @@ export interface EditInput {
   sensitive?: boolean;
   /** Omitted or invalid keeps the current language. */
   language?: string;
+  /** Omitted means no media (the request is the whole new state). */
   mediaIds?: string[];
+  /** Alt text and focus of the new media (`media_attributes[]`). */
+  mediaAttributes?: MediaAttributesInput[];
   poll?: boolean;
 }
 
@@ -55,7 +61,10 @@ export function editStatus(
   opts: { resolve?: MentionResolver<Account> } = {},
 ): Status {
   if (status.reblogOfId) throw notFound(); // a boost has no content of its own to edit
-  validateMediaIds(input.mediaIds);
+  const previous = (findMediaByStatusIds(app.db, [status.id]).get(status.id) ?? []).map((m) => m.id);
+  const next = resolveStatusMedia(app, status.accountId, input.mediaIds, { hasPoll: !!input.poll, statusId: status.id });
+  const nextIds = next.map((m) => m.id);
+  const details = mediaAttributeChanges(next, new Set(previous), input.mediaAttributes ?? []);
   if (input.poll) throw unprocessable("Polls are not supported on this server yet");
 
   let text = (input.text ?? "").trim();
@@ -66,12 +75,13 @@ export function editStatus(
   }
   const sensitive = (input.sensitive ?? false) || spoilerText !== "";
   const language = normalizeLanguage(input.language) ?? status.language ?? normalizeLanguage(author.user?.defaultLanguage);
-  validateStatusText(app, text, spoilerText, false);
+  validateStatusText(app, text, spoilerText, next.length > 0);
 
   const mentioned = canonicalizeMentions(text, app.config.domain, opts.resolve ?? knownAccountResolver(app));
   text = mentioned.text;
+  const mediaChanged = details.length > 0 || previous.join() !== nextIds.join();
   const changed =
-    text !== status.text || spoilerText !== status.spoilerText || sensitive !== status.sensitive || language !== status.language;
+    text !== status.text || spoilerText !== status.spoilerText || sensitive !== status.sensitive || language !== status.language || mediaChanged;
   if (!changed) return status;
   const mentions = deliverableMentions(app, status.accountId, mentioned.accounts);
   const content = formatStatusText(text, { baseUrl: app.baseUrl, localDomain: app.config.domain, mentions });
@@ -79,7 +89,12 @@ export function editStatus(
   const db = app.db;
   return tx(db, () => {
     const now = app.now();
-    if (!hasStatusEdits(db, status.id)) insertStatusEdit(db, snapshot(() => app.ids.next(), status, status.createdAt));
+    if (!hasStatusEdits(db, status.id)) insertStatusEdit(db, snapshot(() => app.ids.next(), status, status.createdAt, previous));
+    if (mediaChanged) {
+      for (const d of details) updateMediaDescription(db, d.id, { ...d, at: now });
+      retireMediaExcept(db, status.id, nextIds);
+      attachStatusMedia(app, status.id, nextIds);
+    }
     updateStatusContent(db, status.id, { text, content, spoilerText, sensitive, language, editedAt: now });
     const mentionedBefore = new Set(activeMentionAccountIds(db, status.id));
     for (const m of mentions) insertMention(db, { id: app.ids.next(), statusId: status.id, accountId: m.id, createdAt: now });
@@ -87,7 +102,7 @@ export function editStatus(
     const tagIds = uniqueHashtags(text).map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: now }));
     setStatusTags(db, status.id, tagIds);
     const updated = findStatusById(db, status.id)!;
-    insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now));
+    insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now, nextIds));
     // Only accounts the edit newly mentions hear about it (a dismissed mention stays dismissed).
     for (const m of mentions) {
       if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });
