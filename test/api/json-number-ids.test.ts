@@ -43,7 +43,7 @@ test("ids sent as JSON numbers keep every digit on every endpoint that reads the
   assert.match(media.body.error, new RegExp(`\\b${mediaId}\\b`));
   // ...and a real upload is attached by its exact id.
   const form = new FormData();
-  form.append("file", new Blob([await png(4, 4)], { type: "image/png" }), "dot.png");
+  form.append("file", new Blob([new Uint8Array(await png(4, 4))], { type: "image/png" }), "dot.png");
   const upload = await s.api(alice, "POST", "/api/v2/media", form);
   const withMedia = await send(s, alice, "POST", "/api/v1/statuses", { status: "pic", media_ids: [upload.id] }, [upload.id]);
   assert.equal(withMedia.status, 200, JSON.stringify(withMedia.body));
