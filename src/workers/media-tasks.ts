@@ -2,6 +2,7 @@
 // (the main thread only moves finished files into the store, so no image crosses the thread
 // boundary). sharp is imported lazily inside worker threads only (idle RSS budget).
 import { rm } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { encode as encodeBlurhash } from "blurhash";
 import type { FormatEnum, Metadata, Sharp, SharpOptions } from "sharp";
 
@@ -47,6 +48,9 @@ async function sharp(): Promise<SharpFactory> {
     const mod = await import("sharp");
     // libvips' operation cache would keep decoded images alive between tasks: memory for nothing.
     mod.default.cache(false);
+    // sharp uses one libvips thread per image on glibc to limit heap fragmentation; the image
+    // worker process exits when idle (workers/process-runner.ts), so it may use every core.
+    mod.default.concurrency(availableParallelism());
     factory = mod.default as unknown as SharpFactory;
   }
   return factory;
@@ -99,7 +103,8 @@ async function inspect(make: SharpFactory, input: string): Promise<Checked | { e
 
 /** The stored format: JPEG, PNG and WebP stay; AVIF and still GIFs are converted (as Mastodon). */
 function outputFormat(meta: Metadata, animated: boolean): { ext: string; contentType: string; apply: (s: Sharp) => Sharp } {
-  const jpeg = { ext: "jpg", contentType: "image/jpeg", apply: (s: Sharp) => s.jpeg({ quality: 90 }) };
+  // Quality 90 as Mastodon; no optimised Huffman tables: ~25% faster encoding for ~5% more bytes.
+  const jpeg = { ext: "jpg", contentType: "image/jpeg", apply: (s: Sharp) => s.jpeg({ quality: 90, optimiseCoding: false }) };
   const png = { ext: "png", contentType: "image/png", apply: (s: Sharp) => s.png() };
   switch (meta.format) {
     case "jpeg":
@@ -147,7 +152,9 @@ export async function processMediaImage({ input, outputPrefix }: MediaImageInput
     const open = (o: SharpOptions = {}) => make(input, { failOn: "error", limitInputPixels: MAX_PIXELS * (animated ? frames : 1), ...o });
     const target = fitArea(width, height, ORIGINAL_PIXELS);
     let original = animated ? open({ animated: true }) : open().autoOrient();
-    if (target.width !== width) original = original.resize(target.width, target.height, { fit: "fill" });
+    // Cubic rather than sharp's default Lanczos: as good for a mild downscale (at most 4:1 in
+    // area, from the 33 MP limit) and a fifth less CPU on a 12 MP photo.
+    if (target.width !== width) original = original.resize(target.width, target.height, { fit: "fill", kernel: "cubic" });
     const originalPath = `${outputPrefix}original.${out.ext}`;
     written.push(originalPath);
     const stored = await write(out.apply(original), originalPath, out.contentType, animated ? frames : 1);
