@@ -30,6 +30,13 @@ interface Queued {
 /** Reply of the child: process-entry.ts. */
 export type ChildReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
 
+/**
+ * glibc malloc settings of the child (read at process start, so a thread could not have them):
+ * few arenas, and large blocks (image strips) mapped and unmapped at once rather than kept in
+ * the heap. Without them a burst of photos grows the process by a few hundred MB.
+ */
+const CHILD_MALLOC_ENV = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" };
+
 /** `nice` of the child: below request handling, above nothing else. */
 const CHILD_NICENESS = 10;
 
@@ -67,6 +74,8 @@ export function createProcessRunner(opts: { file: string; maxConcurrent: number;
   const start = (): ChildProcess => {
     const c = fork(new URL(opts.file), [], {
       execArgv: childExecArgv(),
+      // The server's environment, as fork passes by default, plus the malloc settings.
+      env: { ...process.env, ...CHILD_MALLOC_ENV },
       serialization: "advanced",
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
