@@ -80,9 +80,12 @@ export function registerBenchRoutes(app: App, r: Router): void {
   loop.enable();
   r.get("/api/v1/_bench/runtime", (event) => {
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const mb = (b: number) => Math.round(b / 1048576);
+    const m = process.memoryUsage();
     const body = {
       eventLoopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
       poolThreads: app.pool.threads(),
+      memoryMb: { rss: mb(m.rss), heapTotal: mb(m.heapTotal), heapUsed: mb(m.heapUsed), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) },
     };
     if (event.url.searchParams.has("reset")) loop.reset();
     return body;
