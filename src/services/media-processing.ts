@@ -135,6 +135,12 @@ async function processOnce(app: App, id: Id): Promise<ProcessOutcome> {
   return { kind: "done", media: findMediaById(app.db, id)! };
 }
 
+/** Gives a queued upload up (its last processing attempt failed): GET answers 422 from now on. */
+export async function giveUpMedia(app: App, id: Id): Promise<void> {
+  failUpload(app.db, id, app.now());
+  await removeStaged([pendingUploadPath(app, id)]);
+}
+
 /** Mastodon's answer for an upload whose processing failed (GET/PUT /api/v1/media/:id: 422). */
 export const PROCESSING_ERROR = "Error processing thumbnail for uploaded media";
 

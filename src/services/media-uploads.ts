@@ -15,6 +15,9 @@ import { mediaFiles, PROCESSING_ERROR, processPendingMedia, storeThumbnail, type
 // POST /api/v1/media and /api/v2/media, GET/PUT/DELETE /api/v1/media/:id (Mastodon's
 // Api::V1::MediaController and Api::V2::MediaController).
 
+/** Runs of `media.process` before an upload is given up (failed). */
+export const MEDIA_PROCESS_ATTEMPTS = 3;
+
 /** Mastodon's MediaAttachment::MAX_DESCRIPTION_LENGTH. */
 export const MAX_DESCRIPTION_CHARS = 1500;
 
@@ -126,7 +129,8 @@ export async function uploadMedia(
       createdAt: app.now(),
     });
     // Crash safety and asynchronous processing: the job joins the run started below, or does it.
-    app.jobs.enqueue("media.process", { mediaId: id });
+    // Few attempts: a file that kills the image process would take its other tasks along.
+    app.jobs.enqueue("media.process", { mediaId: id }, { maxAttempts: MEDIA_PROCESS_ATTEMPTS });
   });
   if (opts.waitMs <= 0) return { media: findMediaById(app.db, id)!, ready: false };
 
