@@ -21,10 +21,11 @@ import type { Metric, RunSummary, Scenario, Target, TargetResult } from "./scena
 import { delivery } from "./scenarios/delivery.ts";
 import { foundation } from "./scenarios/foundation.ts";
 import { inbox, inboxIntake } from "./scenarios/inbox.ts";
+import { media } from "./scenarios/media.ts";
 import { social } from "./scenarios/social.ts";
 import { scheduled } from "./scenarios/scheduled.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which

@@ -9,6 +9,7 @@ import { registerInstanceRoutes } from "./routes/api/instance.ts";
 import { registerCustomEmojisRoutes } from "./routes/api/v1/custom-emojis.ts";
 import { registerDiscoveryRoutes } from "./routes/well-known.ts";
 import { registerMediaFileRoutes } from "./routes/media-files.ts";
+import { registerMediaRoutes } from "./routes/api/v1/media.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
 import { registerBenchRoutes } from "./routes/bench.ts";
 import { registerNotificationsRoutes } from "./routes/api/v1/notifications.ts";
@@ -50,6 +51,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerCustomEmojisRoutes(app, r);
   registerDiscoveryRoutes(app, r);
   registerMediaFileRoutes(app, r);
+  registerMediaRoutes(app, r);
   registerNotificationsRoutes(app, r);
   registerAccountRelationshipsRoutes(app, r);
   registerFollowRequestsRoutes(app, r);
