@@ -3,6 +3,7 @@ import { cleanupOauth } from "./handlers/oauth-cleanup.ts";
 import { handleStatusFanout } from "./handlers/status-fanout.ts";
 import { handleFeedTrim } from "./handlers/feed-trim.ts";
 import { handleFeedMerge } from "./handlers/feed-merge.ts";
+import { trimTagHistory } from "./handlers/tag-history-trim.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 
 const HOUR = 3600_000;
@@ -14,5 +15,6 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register("status.fanout", handleStatusFanout, { queue: "feeds", transactional: true });
   app.jobs.register("feed.merge", handleFeedMerge, { queue: "feeds", transactional: true });
   app.jobs.every("feeds.trim", HOUR, handleFeedTrim);
+  app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
 }

@@ -9,6 +9,22 @@ const SEP = String.raw`_\u00B7\u30FB\u200C`; // `_`, `·`, `・`, ZWNJ
 // characters with at least one letter. Pure numbers never match.
 const NAME = `(?:[${W}_][${W}${SEP}]*[${A}${SEP}][${W}${SEP}]*[${W}_])|(?:[${W}_]*[${A}][${W}_]*)`;
 const HASHTAG_RE = new RegExp(`(?<=^|\\s)[#＃](${NAME})`, "gu");
+const NAME_RE = new RegExp(`^(?:${NAME})$`, "u");
+
+/**
+ * Longest tag name the API takes (GET/follow/feature). Mastodon sets none; the bound keeps the
+ * name regex and normaliser on short input and refuses names no post could carry (a post has
+ * at most 500 characters, its `#` included).
+ */
+export const MAX_TAG_NAME_LENGTH = 500;
+
+/**
+ * Mastodon's Tag::HASHTAG_NAME_RE: a name a post could tag (`#` excluded). No spaces, not only
+ * digits, at most MAX_TAG_NAME_LENGTH characters.
+ */
+export function isValidTagName(name: string): boolean {
+  return name.length <= MAX_TAG_NAME_LENGTH && NAME_RE.test(name);
+}
 
 export interface HashtagMatch {
   /** Offset of the `#` (UTF-16). */
@@ -64,6 +80,11 @@ const INVALID = new RegExp(`[^\\p{L}\\p{M}\\p{Nd}${SEP}]`, "gu");
  */
 export function normalizeTag(name: string): string {
   return foldLatin(name.normalize("NFKC").toLowerCase()).replace(INVALID, "");
+}
+
+/** Mastodon's normalisation of a tag's display name: characters a tag cannot hold removed. */
+export function cleanTagDisplayName(name: string): string {
+  return name.replace(INVALID, "");
 }
 
 /** Unique hashtags of a text in order of appearance: [normalised name, name as first typed]. */
