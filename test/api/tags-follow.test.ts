@@ -3,6 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { createStatus } from "../../src/services/statuses.ts";
+import { remoteAccount } from "./relationships-helpers.ts";
 
 async function homeTexts(s: TestServer, who: TestUser): Promise<string[]> {
   await s.drainJobs();
@@ -103,7 +105,7 @@ test("a followed tag's public posts land in home: local authors not followed, no
   ]);
 });
 
-test("blocked, muted and blocking authors never arrive through a followed tag; nor posts mentioning a muted account", async (t) => {
+test("blocked, muted, blocking and domain-blocked authors never arrive through a followed tag; nor posts mentioning a muted account", async (t) => {
   const s = await startTestServer();
   t.after(() => s.close());
   const [alice, bob, carol, dave, erin] = await Promise.all(["alice", "bob", "carol", "dave", "erin"].map((u) => s.user(u)));
@@ -117,6 +119,16 @@ test("blocked, muted and blocking authors never arrive through a followed tag; n
   await post(s, erin, "erin and @carol #birds");
   await post(s, erin, "erin #birds");
   assert.deepEqual(await homeTexts(s, alice), ["erin #birds"]);
+
+  // An author on a domain the follower blocks (a remote account's post, made through the
+  // status service as federation lands them).
+  await s.api(alice, "POST", "/api/v1/domain_blocks", { domain: "remote.example" });
+  const zed = remoteAccount(s.app, "zed", "Remote.Example");
+  createStatus(s.app, { account: zed, user: null }, { text: "zed #birds" }, { applicationId: null });
+  assert.deepEqual(await homeTexts(s, alice), ["erin #birds"]);
+  await s.api(erin, "POST", "/api/v1/tags/birds/follow");
+  createStatus(s.app, { account: zed, user: null }, { text: "zed again #birds" }, { applicationId: null });
+  assert.deepEqual(await homeTexts(s, erin), ["zed again #birds", "erin #birds", "erin and @carol #birds"]);
 });
 
 test("unfollowing a tag takes its posts out of home unless something else put them there", async (t) => {
