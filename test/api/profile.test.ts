@@ -3,9 +3,9 @@
 // each change federated as an Update(Person).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startFakeRemote } from "../helpers/fake-remote.ts";
 import { clearReceived, ofType, remoteAccount, remoteFollows } from "../helpers/outbox.ts";
 import { startTestServer } from "../helpers/server.ts";
+import { startWorld } from "../federation/inbox-helpers.ts";
 import { imageForm, png } from "./accounts-helpers.ts";
 
 test("GET /api/v1/profile: defaults of a new account; PATCH edits it and verify_credentials agrees", async (t) => {
@@ -134,13 +134,7 @@ test("bad profile input is a 422 with details; scopes as Mastodon's", async (t) 
 });
 
 test("profile changes reach remote followers as Update(Person), attribution domains included", async (t) => {
-  const s = await startTestServer();
-  const remote = await startFakeRemote();
-  t.after(async () => {
-    await s.close();
-    await remote.close();
-  });
-  const alice = await s.user("alice");
+  const { s, remote, alice } = await startWorld(t);
   const bob = await remoteAccount(s, remote.actor("bob"));
   remoteFollows(s, bob, alice);
   await s.drainJobs();
