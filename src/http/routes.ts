@@ -19,6 +19,8 @@ import { registerBlocksMutesRoutes } from "./routes/api/v1/blocks-mutes.ts";
 import { registerDomainBlocksRoutes } from "./routes/api/v1/domain-blocks.ts";
 import { registerFollowsRoutes } from "./routes/api/v1/follows.ts";
 import { registerEndorsementsRoutes } from "./routes/api/v1/endorsements.ts";
+import { registerTagsRoutes } from "./routes/api/v1/tags.ts";
+import { registerFeaturedTagsRoutes } from "./routes/api/v1/featured-tags.ts";
 import { registerTimelinesRoutes } from "./routes/api/v1/timelines.ts";
 import { registerAccountStatusesRoutes } from "./routes/api/v1/account-statuses.ts";
 import { registerListsRoutes } from "./routes/api/v1/lists.ts";
@@ -59,6 +61,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerDomainBlocksRoutes(app, r);
   registerFollowsRoutes(app, r);
   registerEndorsementsRoutes(app, r);
+  registerTagsRoutes(app, r);
+  registerFeaturedTagsRoutes(app, r);
   registerTimelinesRoutes(app, r);
   registerAccountStatusesRoutes(app, r);
   registerListsRoutes(app, r);

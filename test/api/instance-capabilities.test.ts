@@ -236,8 +236,12 @@ function advertisedChecks(s: TestServer, docs: Awaited<ReturnType<typeof readDoc
   }
   if (conf.accounts.max_featured_tags > 0) {
     add(`configuration.accounts.max_featured_tags ${conf.accounts.max_featured_tags}: featured tags`, async () => {
-      expectOk(await s.req(alice, "POST", "/api/v1/featured_tags", { name: "birds" }), "POST /api/v1/featured_tags");
+      const created = await s.req(alice, "POST", "/api/v1/featured_tags", { name: "birds" });
+      expectOk(created, "POST /api/v1/featured_tags");
       expectOk(await s.req(alice, "GET", "/api/v1/featured_tags"), "GET /api/v1/featured_tags");
+      expectOk(await s.req(alice, "GET", "/api/v1/featured_tags/suggestions"), "GET /api/v1/featured_tags/suggestions");
+      expectOk(await s.req(null, "GET", `/api/v1/accounts/${alice.id}/featured_tags`), "GET /api/v1/accounts/:id/featured_tags");
+      expectOk(await s.req(alice, "DELETE", `/api/v1/featured_tags/${created.body.id}`), "DELETE /api/v1/featured_tags/:id");
     });
   }
   if (conf.accounts.max_pinned_statuses > 0) {
@@ -333,7 +337,7 @@ test("capabilities come from the routes the server registered", () => {
   assert.ok(s.app.routes.has("GET /api/v1/statuses/:"));
   // Served today among the optional capabilities (update this as features land).
   const caps = serverCapabilities(s.app);
-  assert.deepEqual(Object.keys(caps).filter((k) => caps[k as keyof Capabilities]), ["mediaUpload", "polls"]);
+  assert.deepEqual(Object.keys(caps).filter((k) => caps[k as keyof Capabilities]), ["mediaUpload", "polls", "featuredTags"]);
 });
 
 test("with every capability served, both documents advertise all of it (Mastodon 4.3)", () => {

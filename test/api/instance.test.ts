@@ -56,7 +56,7 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   assert.equal(conf.urls.terms_of_service, null);
   assert.equal("vapid" in conf, false);
   assert.deepEqual(conf.accounts, {
-    max_featured_tags: 0,
+    max_featured_tags: 10,
     max_pinned_statuses: 5,
     max_display_name_length: 30,
     max_note_length: 500,
@@ -128,7 +128,7 @@ test("v1 instance: legacy shape, stats, Deprecation header; registrations and no
   assert.equal(i.registrations, true);
   assert.equal(i.approval_required, true);
   assert.equal(i.invites_enabled, false);
-  assert.deepEqual(i.configuration.accounts, { max_featured_tags: 0 });
+  assert.deepEqual(i.configuration.accounts, { max_featured_tags: 10 });
   assert.equal(i.configuration.statuses.max_characters, 777);
   assert.equal(i.configuration.statuses.max_media_attachments, 4);
   assert.deepEqual(i.configuration.polls, { max_options: 4, max_characters_per_option: 50, min_expiration: 300, max_expiration: 2629746 });

@@ -19,6 +19,7 @@ const PARAM_NAMES = [
   "exclude_types", "account_id", "q", "type", "offset", "local", "remote", "only_media", "authenticity_token",
   "scheduled_at", "choices", "title", "context", "filter_action", "expires_in", "keywords_attributes", "keyword",
   "whole_word", "phrase", "irreversible", "status_id",
+  "name", "avatar_description", "header_description", "attribution_domains", "show_media", "show_featured",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {
