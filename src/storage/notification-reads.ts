@@ -7,6 +7,8 @@ export interface NotificationFilter {
   typesJson: string | null;
   /** Only from this account; "0" matches nothing (a malformed account_id). */
   fromAccountId: Id | null;
+  /** Also those the notification policy held back (otherwise hidden). */
+  includeFiltered: boolean;
 }
 
 const MAX = "9223372036854775807";
@@ -19,7 +21,7 @@ const MAX = "9223372036854775807";
 // from suspended accounts, from accounts blocked either way or muted with notifications
 // hidden since, from domains the recipient blocked (unless followed, as at creation), nor
 // about a status that has gone.
-const VISIBLE = `
+export const VISIBLE = `
   n.account_id = +@me
   AND a.suspended_at IS NULL
   AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = +@me AND b.target_account_id = n.from_account_id)
@@ -31,15 +33,22 @@ const VISIBLE = `
        OR EXISTS (SELECT 1 FROM follows f WHERE f.account_id = +@me AND f.target_account_id = a.id))
   AND (n.status_id IS NULL OR EXISTS (SELECT 1 FROM statuses s WHERE s.id = n.status_id AND s.deleted_at IS NULL))
   AND (+@types IS NULL OR n.type IN (SELECT value FROM json_each(@types)))
-  AND (+@from IS NULL OR n.from_account_id = +@from)`;
+  AND (+@from IS NULL OR n.from_account_id = +@from)
+  AND (+@filtered OR n.filtered = 0)`;
 
 const PAGE_DESC = `SELECT n.* FROM notifications n JOIN accounts a ON a.id = n.from_account_id
   WHERE ${VISIBLE} AND n.id < +@below AND n.id > +@above ORDER BY n.id DESC LIMIT +@limit`;
 const PAGE_ASC = `SELECT n.* FROM notifications n JOIN accounts a ON a.id = n.from_account_id
   WHERE ${VISIBLE} AND n.id < +@below AND n.id > +@above ORDER BY n.id ASC LIMIT +@limit`;
 
-function binds(me: Id, f: NotificationFilter, now: number) {
-  return { me: BigInt(me), now, types: f.typesJson, from: f.fromAccountId ? BigInt(f.fromAccountId) : null };
+export function binds(me: Id, f: NotificationFilter, now: number) {
+  return {
+    me: BigInt(me),
+    now,
+    types: f.typesJson,
+    from: f.fromAccountId ? BigInt(f.fromAccountId) : null,
+    filtered: f.includeFiltered ? 1 : 0,
+  };
 }
 
 /**
@@ -53,19 +62,32 @@ export function listNotificationsPage(
   page: { limit: number; maxId?: Id; sinceId?: Id; minId?: Id },
   now: number,
 ): Notification[] {
-  const below = BigInt(page.maxId ?? MAX);
   const ascending = page.minId !== undefined;
-  const above = BigInt((ascending ? page.minId : page.sinceId) ?? "0");
-  const rows = stmt(db, ascending ? PAGE_ASC : PAGE_DESC).all({ ...binds(me, f, now), below, above, limit: page.limit }) as Row[];
-  const list = rows.map(rowToNotification);
+  const above = (ascending ? page.minId : page.sinceId) ?? null;
+  const list = scanNotifications(db, me, f, { below: page.maxId ?? null, above, ascending, limit: page.limit }, now);
   return ascending ? list.reverse() : list;
+}
+
+/**
+ * Up to `limit` visible notifications strictly between `above` and `below` (null: unbounded),
+ * in scan order: newest first, or oldest first when `ascending`.
+ */
+export function scanNotifications(
+  db: DB,
+  me: Id,
+  f: NotificationFilter,
+  s: { below: Id | null; above: Id | null; ascending: boolean; limit: number },
+  now: number,
+): Notification[] {
+  const params = { ...binds(me, f, now), below: BigInt(s.below ?? MAX), above: BigInt(s.above ?? "0"), limit: s.limit };
+  return (stmt(db, s.ascending ? PAGE_ASC : PAGE_DESC).all(params) as Row[]).map(rowToNotification);
 }
 
 export function findVisibleNotification(db: DB, me: Id, id: Id, now: number): Notification | undefined {
   const r = stmt(
     db,
     `SELECT n.* FROM notifications n JOIN accounts a ON a.id = n.from_account_id WHERE n.id = +@id AND ${VISIBLE}`,
-  ).get({ ...binds(me, { typesJson: null, fromAccountId: null }, now), id: BigInt(id) }) as Row | undefined;
+  ).get({ ...binds(me, { typesJson: null, fromAccountId: null, includeFiltered: true }, now), id: BigInt(id) }) as Row | undefined;
   return r && rowToNotification(r);
 }
 
