@@ -12,6 +12,8 @@ import { registerMediaFileRoutes } from "./routes/media-files.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
 import { registerBenchRoutes } from "./routes/bench.ts";
 import { registerNotificationsRoutes } from "./routes/api/v1/notifications.ts";
+import { registerNotificationPolicyRoutes } from "./routes/api/v2/notification-policy.ts";
+import { registerNotificationRequestsRoutes } from "./routes/api/v1/notification-requests.ts";
 import { registerAccountRelationshipsRoutes } from "./routes/api/v1/account-relationships.ts";
 import { registerFollowRequestsRoutes } from "./routes/api/v1/follow-requests.ts";
 import { registerBlocksMutesRoutes } from "./routes/api/v1/blocks-mutes.ts";
@@ -46,6 +48,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerCustomEmojisRoutes(app, r);
   registerDiscoveryRoutes(app, r);
   registerMediaFileRoutes(app, r);
+  registerNotificationPolicyRoutes(app, r);
+  registerNotificationRequestsRoutes(app, r);
   registerNotificationsRoutes(app, r);
   registerAccountRelationshipsRoutes(app, r);
   registerFollowRequestsRoutes(app, r);

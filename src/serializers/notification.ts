@@ -19,6 +19,8 @@ export interface ApiNotification {
   type: string;
   created_at: string;
   group_key: string;
+  /** Only present (true) on notifications the policy filtered. */
+  filtered?: true;
   account: ApiAccount;
   status?: ApiStatus;
   /** admin.report */
@@ -26,7 +28,7 @@ export interface ApiNotification {
 }
 
 // The types whose entity carries `status` (Mastodon's NotificationSerializer#status_type?).
-const STATUS_TYPES = new Set(["favourite", "reblog", "status", "mention", "poll", "update"]);
+export const STATUS_TYPES: ReadonlySet<string> = new Set(["favourite", "reblog", "status", "mention", "poll", "update"]);
 
 /**
  * A page of notifications as the recipient sees them, in input order. Fixed cost, in one read
@@ -86,18 +88,40 @@ function loadPage(app: App, notifications: Notification[]): Page {
   for (const n of notifications) if (n.statusId && STATUS_TYPES.has(n.type)) statusIds.add(n.statusId);
   const statuses = findLiveStatusesCached(app, statusIds);
 
-  // admin.report notifications are rare (staff only): their reports and targets, one query each.
-  const reports = findReportsByIds(app.db, notifications.flatMap((n) => (n.type === "admin.report" && n.reportId ? [n.reportId] : [])));
-  const targets = findAccountsByIds(app.db, [...reports.values()].map((r) => r.targetAccountId));
-
+  const { reports, targets } = loadReports(app, notifications);
   const shown = notifications.filter(
     (n) =>
       accounts.has(n.fromAccountId) &&
       (!STATUS_TYPES.has(n.type) || (n.statusId !== null && statuses.has(n.statusId))) &&
-      (n.type !== "admin.report" || (n.reportId != null && reports.has(n.reportId) && targets.has(reports.get(n.reportId)!.targetAccountId))),
+      hasReport(n, { reports, targets }),
   );
   const unique = [...new Set(shown.flatMap((n) => statusIdOf(n) ?? []))].map((id) => statuses.get(id)!);
   return { shown, accounts, statuses: unique, reports, targets };
+}
+
+export interface PageReports {
+  reports: Map<Id, Report>;
+  targets: Map<Id, Account>;
+}
+
+/** admin.report notifications are rare (staff only): their reports and targets, one query each. */
+export function loadReports(app: App, notifications: Notification[]): PageReports {
+  const reports = findReportsByIds(app.db, notifications.flatMap((n) => (n.type === "admin.report" && n.reportId ? [n.reportId] : [])));
+  const targets = findAccountsByIds(app.db, [...reports.values()].map((r) => r.targetAccountId));
+  return { reports, targets };
+}
+
+/** Not an admin.report, or one whose report and target are still there. */
+export function hasReport(n: Notification, p: PageReports): boolean {
+  if (n.type !== "admin.report") return true;
+  const report = n.reportId ? p.reports.get(n.reportId) : undefined;
+  return !!report && p.targets.has(report.targetAccountId);
+}
+
+/** The Report entity of an admin.report notification that passed hasReport(). */
+export function reportOf(app: App, n: Notification, p: PageReports): ApiReport {
+  const report = p.reports.get(n.reportId!)!;
+  return toApiReport(app, report, p.targets.get(report.targetAccountId)!);
 }
 
 /** The notification's own fields and its report; `account` and `status` are the callers'. */
@@ -108,10 +132,8 @@ function ownFields(app: App, n: Notification, page: Page): Omit<ApiNotification,
     created_at: isoTime(n.createdAt),
     group_key: n.groupKey ?? `ungrouped-${n.id}`,
   };
-  if (n.type === "admin.report" && n.reportId) {
-    const report = page.reports.get(n.reportId)!;
-    out.report = toApiReport(app, report, page.targets.get(report.targetAccountId)!);
-  }
+  if (n.filtered) out.filtered = true;
+  if (n.type === "admin.report" && n.reportId) out.report = reportOf(app, n, page);
   return out;
 }
 
