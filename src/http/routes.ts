@@ -12,6 +12,7 @@ import { registerMediaFileRoutes } from "./routes/media-files.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
 import { registerBenchRoutes } from "./routes/bench.ts";
 import { registerNotificationsRoutes } from "./routes/api/v1/notifications.ts";
+import { registerNotificationGroupsRoutes } from "./routes/api/v2/notifications.ts";
 import { registerNotificationPolicyRoutes } from "./routes/api/v2/notification-policy.ts";
 import { registerNotificationRequestsRoutes } from "./routes/api/v1/notification-requests.ts";
 import { registerAccountRelationshipsRoutes } from "./routes/api/v1/account-relationships.ts";
@@ -51,6 +52,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerNotificationPolicyRoutes(app, r);
   registerNotificationRequestsRoutes(app, r);
   registerNotificationsRoutes(app, r);
+  registerNotificationGroupsRoutes(app, r);
   registerAccountRelationshipsRoutes(app, r);
   registerFollowRequestsRoutes(app, r);
   registerBlocksMutesRoutes(app, r);

@@ -1,0 +1,120 @@
+import { type DB, type Row, stmt, str, num } from "../db/db.ts";
+import type { Id } from "../lib/ids.ts";
+import { binds, VISIBLE } from "./notification-reads.ts";
+import { rowToNotification, type Notification } from "./notifications.ts";
+
+// Grouped notifications (Mastodon 4.3's NotificationGroup): what a group of a recipient's
+// notifications sharing one group_key looks like up to a page boundary. Only notifications
+// the recipient may still see count (the VISIBLE rule of notification-reads.ts), so a muted
+// or suspended sender never shows among the samples.
+
+/** A page's group (services/notification-groups.ts builds them). */
+export interface NotificationGroup {
+  groupKey: string;
+  /** The page's notification for the group (its type, status and report). */
+  notification: Notification;
+  count: number;
+  mostRecentId: Id;
+  /** Newest first, up to 8. */
+  sampleAccountIds: Id[];
+  /** List pages only: the group's oldest notification in the page range, and its newest one's time. */
+  page?: { minId: Id; latestAt: number };
+}
+
+const EVERYTHING = { typesJson: null, fromAccountId: null, includeFiltered: true };
+const MAX = "9223372036854775807";
+
+export interface GroupData {
+  /** Newest first: the newest `samples` notifications of the group (id, sender, time). */
+  latest: { id: Id; fromAccountId: Id; createdAt: number }[];
+  count: number;
+  /** Oldest notification of the group at or above the range's lower bound. */
+  minId: Id | null;
+}
+
+const GROUP_ROWS = `FROM notifications n JOIN accounts a ON a.id = n.from_account_id
+  WHERE ${VISIBLE} AND n.group_key = g.value AND n.id <= +@upper`;
+
+/**
+ * Mastodon's load_groups_data for the group keys of a page: per key the newest `samples`
+ * notifications and the count at or below `upper`, and the oldest id at or above `lower`.
+ * One query whatever the number of groups.
+ */
+export function loadGroupsData(
+  db: DB,
+  me: Id,
+  keys: string[],
+  range: { lower: Id | null; upper: Id | null },
+  samples: number,
+  now: number,
+): Map<string, GroupData> {
+  const out = new Map<string, GroupData>();
+  if (keys.length === 0) return out;
+  const rows = stmt(
+    db,
+    `SELECT g.value AS group_key,
+       (SELECT json_group_array(json_array(CAST(x.id AS TEXT), CAST(x.from_account_id AS TEXT), x.created_at) ORDER BY x.id DESC)
+          FROM (SELECT n.id, n.from_account_id, n.created_at ${GROUP_ROWS} ORDER BY n.id DESC LIMIT +@samples) x) AS latest,
+       (SELECT count(*) ${GROUP_ROWS}) AS count,
+       (SELECT n.id FROM notifications n JOIN accounts a ON a.id = n.from_account_id
+          WHERE ${VISIBLE} AND n.group_key = g.value AND n.id >= +@lower ORDER BY n.id ASC LIMIT 1) AS min_id
+     FROM json_each(@keys) g`,
+  ).all({
+    ...binds(me, EVERYTHING, now),
+    keys: JSON.stringify(keys),
+    upper: BigInt(range.upper ?? MAX),
+    lower: BigInt(range.lower ?? "0"),
+    samples,
+  }) as Row[];
+  for (const r of rows) {
+    const latest = (JSON.parse(r.latest as string) as [string, string, number][]).map(([id, from, at]) => ({
+      id,
+      fromAccountId: from,
+      createdAt: at,
+    }));
+    out.set(r.group_key as string, { latest, count: num(r.count), minId: r.min_id === null ? null : str(r.min_id) });
+  }
+  return out;
+}
+
+/** The newest visible notification of a group key (filtered ones included), or undefined. */
+export function findNotificationOfGroup(db: DB, me: Id, groupKey: string, now: number): Notification | undefined {
+  const r = stmt(
+    db,
+    `SELECT n.* FROM notifications n JOIN accounts a ON a.id = n.from_account_id
+     WHERE ${VISIBLE} AND n.group_key = @key ORDER BY n.id DESC LIMIT 1`,
+  ).get({ ...binds(me, EVERYTHING, now), key: groupKey }) as Row | undefined;
+  return r && rowToNotification(r);
+}
+
+/**
+ * A page of a group's visible notifications (ids and senders), newest first, between the
+ * cursors; with `ascending` the page is the oldest above `above`, still returned newest first.
+ */
+export function listGroupMembersPage(
+  db: DB,
+  me: Id,
+  groupKey: string,
+  page: { below: Id | null; above: Id | null; ascending: boolean; limit: number },
+  now: number,
+): { id: Id; fromAccountId: Id }[] {
+  const rows = stmt(
+    db,
+    `SELECT n.id, n.from_account_id FROM notifications n JOIN accounts a ON a.id = n.from_account_id
+     WHERE ${VISIBLE} AND n.group_key = @key AND n.id < +@below AND n.id > +@above
+     ORDER BY n.id ${page.ascending ? "ASC" : "DESC"} LIMIT +@limit`,
+  ).all({
+    ...binds(me, EVERYTHING, now),
+    key: groupKey,
+    below: BigInt(page.below ?? MAX),
+    above: BigInt(page.above ?? "0"),
+    limit: page.limit,
+  }) as Row[];
+  const list = rows.map((r) => ({ id: str(r.id), fromAccountId: str(r.from_account_id) }));
+  return page.ascending ? list.reverse() : list;
+}
+
+/** Deletes every notification of the recipient with this group key; returns how many. */
+export function deleteNotificationsOfGroup(db: DB, me: Id, groupKey: string): number {
+  return stmt(db, "DELETE FROM notifications WHERE account_id = ? AND group_key = ?").run(BigInt(me), groupKey).changes;
+}
