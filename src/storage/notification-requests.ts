@@ -33,13 +33,19 @@ function rowToRequest(r: Row): NotificationRequest {
   };
 }
 
-/** A new filtered mention: makes the sender's request or moves it to this status. */
+/**
+ * A new filtered mention: makes the sender's request or moves it on to this status (never
+ * back to an older one: fan-out jobs may deliver a sender's posts out of order).
+ */
 export function upsertNotificationRequest(db: DB, r: { id: Id; accountId: Id; fromAccountId: Id; statusId: Id; now: number }): void {
   stmt(
     db,
     `INSERT INTO notification_requests (id, account_id, from_account_id, last_status_id, created_at, updated_at)
      VALUES (@id, @account, @from, @status, @now, @now)
-     ON CONFLICT (account_id, from_account_id) DO UPDATE SET last_status_id = excluded.last_status_id, updated_at = excluded.updated_at`,
+     ON CONFLICT (account_id, from_account_id) DO UPDATE SET
+       last_status_id = CASE WHEN last_status_id IS NULL OR excluded.last_status_id > last_status_id
+                             THEN excluded.last_status_id ELSE last_status_id END,
+       updated_at = excluded.updated_at`,
   ).run({ id: BigInt(r.id), account: BigInt(r.accountId), from: BigInt(r.fromAccountId), status: BigInt(r.statusId), now: r.now });
 }
 
