@@ -5,13 +5,13 @@
 import type { App } from "../app.ts";
 import { readTx, tx } from "../db/db.ts";
 import { notFound } from "../errors.ts";
-import { type Id, parseId } from "../lib/ids.ts";
+import { compareIds, type Id, parseId } from "../lib/ids.ts";
 import {
   type NotificationGroup,
   deleteNotificationsOfGroup,
   findNotificationOfGroup,
   listGroupMembersPage,
-  loadGroupsData,
+  loadGroupMembersBelow,
 } from "../storage/notification-groups.ts";
 import {
   deleteNotification,
@@ -31,7 +31,7 @@ const SAMPLE_ACCOUNTS = 8;
 // Notifications read to fill one page of groups: a very large group (a post going viral)
 // would otherwise make every page walk all of it.
 const MAX_SCAN = 5000;
-const SCAN_CHUNK = 200;
+const MAX_CHUNK = 500;
 
 /**
  * `grouped_types[]`: which groupable types may be grouped. Absent or empty: all of them; an
@@ -45,9 +45,19 @@ export function groupedTypesOf(raw: string[] | undefined): Set<string> {
 const keyOf = (n: Notification, grouped: Set<string>) =>
   n.groupKey !== null && grouped.has(n.type) ? n.groupKey : `ungrouped-${n.id}`;
 
+interface Scan {
+  /** The first notification of each group, in scan order. */
+  firsts: Notification[];
+  /** Every notification read, in scan order. */
+  rows: Notification[];
+  /** The scan reached its far bound (rather than the page size or MAX_SCAN). */
+  exhausted: boolean;
+}
+
 /**
  * Mastodon's paginate_groups: walks the notifications in id order from the cursor and keeps
- * the first one of each group until `limit` groups are found. Returned in scan order.
+ * the first one of each group until `limit` groups are found. Reads in chunks sized from
+ * what the page still needs, so a page of small groups reads little more than it shows.
  */
 function scanGroups(
   app: App,
@@ -55,28 +65,32 @@ function scanGroups(
   filter: NotificationFilter,
   grouped: Set<string>,
   s: { below: Id | null; above: Id | null; ascending: boolean; limit: number },
-): Notification[] {
+): Scan {
   const seen = new Set<string>();
-  const firsts: Notification[] = [];
+  const scan: Scan = { firsts: [], rows: [], exhausted: false };
   let { below, above } = s;
-  for (let read = 0; firsts.length < s.limit && read < MAX_SCAN; ) {
-    // Most pages hold few large groups: the first read is sized for the page.
-    const size = read === 0 ? Math.min(SCAN_CHUNK, Math.max(20, 2 * s.limit)) : SCAN_CHUNK;
+  while (scan.firsts.length < s.limit && scan.rows.length < MAX_SCAN) {
+    // Rows per group so far (1 before any) times the groups still wanted, and a few more.
+    const perGroup = scan.firsts.length ? scan.rows.length / scan.firsts.length : 1;
+    const size = Math.min(MAX_CHUNK, Math.ceil((s.limit - scan.firsts.length) * perGroup) + 10);
     const chunk = scanNotifications(app.db, viewerId, filter, { below, above, ascending: s.ascending, limit: size }, app.now());
     for (const n of chunk) {
+      if (scan.firsts.length >= s.limit) break;
+      scan.rows.push(n);
       const key = keyOf(n, grouped);
       if (seen.has(key)) continue;
       seen.add(key);
-      firsts.push(n);
-      if (firsts.length >= s.limit) break;
+      scan.firsts.push(n);
     }
-    read += chunk.length;
-    if (chunk.length < size) break;
+    if (chunk.length < size) {
+      scan.exhausted = scan.firsts.length < s.limit;
+      break;
+    }
     const last = chunk[chunk.length - 1].id;
     if (s.ascending) above = last;
     else below = last;
   }
-  return firsts;
+  return scan;
 }
 
 export interface GroupedPage {
@@ -94,57 +108,85 @@ export function listNotificationGroups(
 ): GroupedPage {
   return readTx(app.db, () => {
     const up = page.minId !== undefined;
-    const firsts = scanGroups(app, viewerId, filter, grouped, {
+    const scan = scanGroups(app, viewerId, filter, grouped, {
       below: page.maxId ?? null,
       above: (up ? page.minId : page.sinceId) ?? null,
       ascending: up,
       limit: page.limit,
     });
-    if (up) firsts.reverse();
+    const firsts = up ? [...scan.firsts].reverse() : scan.firsts;
     if (firsts.length === 0) return { groups: [], cursors: [] };
     // The range the groups' counts and samples are bounded by (Mastodon's pagination_range):
-    // the page's notifications, or to the end of the list on a last, incomplete page.
+    // the page's notifications, or to the end of the list on a last, incomplete page. The
+    // scan read every notification in it (a scan stopped by MAX_SCAN ends it where it stopped).
     let lower: Id | null = firsts[firsts.length - 1].id;
     let upper: Id | null = firsts[0].id;
-    if (firsts.length < page.limit) {
+    if (scan.exhausted) {
       if (up) upper = page.maxId ? (BigInt(page.maxId) - 1n).toString() : null;
       else lower = page.sinceId ? (BigInt(page.sinceId) + 1n).toString() : null;
+    } else if (firsts.length < page.limit) {
+      const last = scan.rows[scan.rows.length - 1].id;
+      if (up) upper = last;
+      else lower = last;
     }
-    const groups = buildGroups(app, viewerId, firsts, grouped, { lower, upper });
+    const groups = buildGroups(app, viewerId, firsts, grouped, { lower, upper, rows: scan.rows });
     return { groups, cursors: firsts.map((n) => n.id) };
   });
 }
 
-/** Mastodon's NotificationGroup.from_notifications. `range` undefined: not a list page. */
+/**
+ * Mastodon's NotificationGroup.from_notifications. On a list page (`page`), a group is what
+ * the scan read of it within the page range, plus its members below the range; elsewhere it
+ * is all of its members.
+ */
 function buildGroups(
   app: App,
   viewerId: Id,
   notifications: Notification[],
   grouped: Set<string>,
-  range?: { lower: Id | null; upper: Id | null },
+  page?: { lower: Id | null; upper: Id | null; rows: Notification[] },
 ): NotificationGroup[] {
   const keys = notifications.filter((n) => keyOf(n, grouped) === n.groupKey).map((n) => n.groupKey!);
-  const data = loadGroupsData(app.db, viewerId, keys, range ?? { lower: null, upper: null }, SAMPLE_ACCOUNTS, app.now());
+  const inRange = new Map<string, Notification[]>(keys.map((k) => [k, []]));
+  if (page) {
+    const lo = BigInt(page.lower ?? "0");
+    const hi = page.upper === null ? null : BigInt(page.upper);
+    for (const r of page.rows) {
+      const list = r.groupKey !== null ? inRange.get(r.groupKey) : undefined;
+      if (!list || !grouped.has(r.type)) continue;
+      const id = BigInt(r.id);
+      if (id >= lo && (hi === null || id <= hi)) list.push(r);
+    }
+    for (const list of inRange.values()) list.sort((a, b) => compareIds(b.id, a.id));
+  }
+  // Members below the range (all members when not a list page); none when it reaches the bottom.
+  const below =
+    page && page.lower === null ? new Map() : loadGroupMembersBelow(app.db, viewerId, keys, page ? page.lower : null, SAMPLE_ACCOUNTS, app.now());
   return notifications.map((n): NotificationGroup => {
     const key = keyOf(n, grouped);
-    const d = key === n.groupKey ? data.get(key) : undefined;
-    if (!d || d.latest.length === 0) {
+    const within = inRange.get(key) ?? [];
+    const tail = below.get(key);
+    const latest = [
+      ...within.map((r) => ({ id: r.id, fromAccountId: r.fromAccountId, createdAt: r.createdAt })),
+      ...(tail?.latest ?? []),
+    ].slice(0, SAMPLE_ACCOUNTS);
+    if (key !== n.groupKey || latest.length === 0) {
       return {
         groupKey: `ungrouped-${n.id}`,
         notification: n,
         count: 1,
         mostRecentId: n.id,
         sampleAccountIds: [n.fromAccountId],
-        page: range && { minId: n.id, latestAt: n.createdAt },
+        page: page && { minId: n.id, latestAt: n.createdAt },
       };
     }
     return {
       groupKey: key,
       notification: n,
-      count: d.count,
-      mostRecentId: d.latest[0].id,
-      sampleAccountIds: d.latest.map((x) => x.fromAccountId),
-      page: range && { minId: d.minId ?? n.id, latestAt: d.latest[0].createdAt },
+      count: within.length + (tail?.count ?? 0),
+      mostRecentId: latest[0].id,
+      sampleAccountIds: latest.map((x) => x.fromAccountId),
+      page: page && { minId: within.length ? within[within.length - 1].id : n.id, latestAt: latest[0].createdAt },
     };
   });
 }
@@ -211,6 +253,6 @@ export function unreadNotificationGroupCount(app: App, viewerId: Id, filter: Not
   return readTx(app.db, () => {
     const marker = notificationsMarker(app.db, viewerId);
     const after = marker === undefined ? null : (parseId(marker) ?? null);
-    return scanGroups(app, viewerId, filter, grouped, { below: null, above: after, ascending: true, limit }).length;
+    return scanGroups(app, viewerId, filter, grouped, { below: null, above: after, ascending: true, limit }).firsts.length;
   });
 }

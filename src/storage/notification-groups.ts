@@ -24,55 +24,44 @@ export interface NotificationGroup {
 const EVERYTHING = { typesJson: null, fromAccountId: null, includeFiltered: true };
 const MAX = "9223372036854775807";
 
-export interface GroupData {
-  /** Newest first: the newest `samples` notifications of the group (id, sender, time). */
+export interface GroupMembers {
+  /** Newest first: the newest `samples` members (id, sender, time). */
   latest: { id: Id; fromAccountId: Id; createdAt: number }[];
   count: number;
-  /** Oldest notification of the group at or above the range's lower bound. */
-  minId: Id | null;
 }
 
-const GROUP_ROWS = `FROM notifications n JOIN accounts a ON a.id = n.from_account_id
-  WHERE ${VISIBLE} AND n.group_key = g.value AND n.id <= +@upper`;
-
 /**
- * Mastodon's load_groups_data for the group keys of a page: per key the newest `samples`
- * notifications and the count at or below `upper`, and the oldest id at or above `lower`.
- * One query whatever the number of groups.
+ * Per group key, the members below `below` (null: all of them): how many, and the newest
+ * `samples`. One query whatever the number of groups; a group with no member there costs
+ * one index seek.
  */
-export function loadGroupsData(
+export function loadGroupMembersBelow(
   db: DB,
   me: Id,
   keys: string[],
-  range: { lower: Id | null; upper: Id | null },
+  below: Id | null,
   samples: number,
   now: number,
-): Map<string, GroupData> {
-  const out = new Map<string, GroupData>();
+): Map<string, GroupMembers> {
+  const out = new Map<string, GroupMembers>();
   if (keys.length === 0) return out;
+  const members = `FROM notifications n JOIN accounts a ON a.id = n.from_account_id
+    WHERE ${VISIBLE} AND n.group_key = g.value AND n.id < +@below`;
   const rows = stmt(
     db,
     `SELECT g.value AS group_key,
        (SELECT json_group_array(json_array(CAST(x.id AS TEXT), CAST(x.from_account_id AS TEXT), x.created_at) ORDER BY x.id DESC)
-          FROM (SELECT n.id, n.from_account_id, n.created_at ${GROUP_ROWS} ORDER BY n.id DESC LIMIT +@samples) x) AS latest,
-       (SELECT count(*) ${GROUP_ROWS}) AS count,
-       (SELECT n.id FROM notifications n JOIN accounts a ON a.id = n.from_account_id
-          WHERE ${VISIBLE} AND n.group_key = g.value AND n.id >= +@lower ORDER BY n.id ASC LIMIT 1) AS min_id
+          FROM (SELECT n.id, n.from_account_id, n.created_at ${members} ORDER BY n.id DESC LIMIT +@samples) x) AS latest,
+       (SELECT count(*) ${members}) AS count
      FROM json_each(@keys) g`,
-  ).all({
-    ...binds(me, EVERYTHING, now),
-    keys: JSON.stringify(keys),
-    upper: BigInt(range.upper ?? MAX),
-    lower: BigInt(range.lower ?? "0"),
-    samples,
-  }) as Row[];
+  ).all({ ...binds(me, EVERYTHING, now), keys: JSON.stringify(keys), below: BigInt(below ?? MAX), samples }) as Row[];
   for (const r of rows) {
     const latest = (JSON.parse(r.latest as string) as [string, string, number][]).map(([id, from, at]) => ({
       id,
       fromAccountId: from,
       createdAt: at,
     }));
-    out.set(r.group_key as string, { latest, count: num(r.count), minId: r.min_id === null ? null : str(r.min_id) });
+    out.set(r.group_key as string, { latest, count: num(r.count) });
   }
   return out;
 }

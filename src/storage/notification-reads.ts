@@ -1,6 +1,7 @@
 import { type DB, type Row, stmt, num } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
-import { rowToNotification, type Notification } from "./notifications.ts";
+import { allRows } from "../db/rows.ts";
+import { NOTIFICATION_COLUMNS, rowToNotification, type Notification } from "./notifications.ts";
 
 export interface NotificationFilter {
   /** JSON array of the types to return; null: every type. */
@@ -36,9 +37,9 @@ export const VISIBLE = `
   AND (+@from IS NULL OR n.from_account_id = +@from)
   AND (+@filtered OR n.filtered = 0)`;
 
-const PAGE_DESC = `SELECT n.* FROM notifications n JOIN accounts a ON a.id = n.from_account_id
+const PAGE_DESC = `SELECT ${NOTIFICATION_COLUMNS} FROM notifications n JOIN accounts a ON a.id = n.from_account_id
   WHERE ${VISIBLE} AND n.id < +@below AND n.id > +@above ORDER BY n.id DESC LIMIT +@limit`;
-const PAGE_ASC = `SELECT n.* FROM notifications n JOIN accounts a ON a.id = n.from_account_id
+const PAGE_ASC = `SELECT ${NOTIFICATION_COLUMNS} FROM notifications n JOIN accounts a ON a.id = n.from_account_id
   WHERE ${VISIBLE} AND n.id < +@below AND n.id > +@above ORDER BY n.id ASC LIMIT +@limit`;
 
 export function binds(me: Id, f: NotificationFilter, now: number) {
@@ -80,7 +81,7 @@ export function scanNotifications(
   now: number,
 ): Notification[] {
   const params = { ...binds(me, f, now), below: BigInt(s.below ?? MAX), above: BigInt(s.above ?? "0"), limit: s.limit };
-  return (stmt(db, s.ascending ? PAGE_ASC : PAGE_DESC).all(params) as Row[]).map(rowToNotification);
+  return allRows(db, s.ascending ? PAGE_ASC : PAGE_DESC, params).map(rowToNotification);
 }
 
 export function findVisibleNotification(db: DB, me: Id, id: Id, now: number): Notification | undefined {
