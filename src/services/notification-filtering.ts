@@ -38,7 +38,8 @@ export interface PolicyInput {
 /**
  * accept, filter or drop. Cheap for the common case: a relationship is looked up only when
  * a policy field that needs it is not `accept` (the defaults need one only for limited
- * senders and direct mentions). Synchronous: runs inside notify()'s transaction.
+ * senders and direct mentions), and the exemptions only when a rule applies. Synchronous:
+ * runs inside notify()'s transaction.
  */
 export function policyVerdict(app: App, n: PolicyInput): PolicyAction {
   if (!FILTERABLE.has(n.type)) return "accept";
@@ -60,14 +61,21 @@ export function policyVerdict(app: App, n: PolicyInput): PolicyAction {
     [policy.for_new_accounts, () => sender.createdAt > app.now() - NEW_ACCOUNT_MS && notFollowing()],
     [policy.for_private_mentions, () => isUnsolicitedPrivateMention(app, n) && notFollowing()],
   ];
-  if (conditions.every(([action]) => action === "accept")) return "accept";
+  // Dropping wins over filtering, as in Mastodon (DropCondition runs first).
+  let verdict: PolicyAction = "accept";
+  search: for (const wanted of ["drop", "filter"] as const) {
+    for (const [action, applies] of conditions) {
+      if (action === wanted && applies()) {
+        verdict = wanted;
+        break search;
+      }
+    }
+  }
+  // The exemptions, looked up only when some rule applies: an accepted request, and staff.
+  if (verdict === "accept") return verdict;
   if (hasNotificationPermission(db, n.recipientId, sender.id)) return "accept";
   if (n.type === "mention" && fromStaff(app, sender, n.recipientId)) return "accept";
-  // Dropping wins over filtering, as in Mastodon (DropCondition runs first).
-  for (const wanted of ["drop", "filter"] as const) {
-    for (const [action, applies] of conditions) if (action === wanted && applies()) return wanted;
-  }
-  return "accept";
+  return verdict;
 }
 
 /** A direct mention that does not answer one the recipient sent the sender. */
