@@ -21,11 +21,10 @@ import {
   type NotificationFilter,
 } from "../storage/notification-reads.ts";
 import type { Notification } from "../storage/notifications.ts";
+import { GROUPABLE_TYPES } from "./notifications.ts";
 
 export type { NotificationGroup };
 
-/** Notification::GROUPABLE_NOTIFICATION_TYPES */
-export const GROUPABLE_TYPES: readonly string[] = ["favourite", "reblog", "follow", "admin.sign_up"];
 // NotificationGroup::SAMPLE_ACCOUNTS_SIZE
 const SAMPLE_ACCOUNTS = 8;
 // Notifications read to fill one page of groups: a very large group (a post going viral)
@@ -39,7 +38,7 @@ const MAX_CHUNK = 500;
  */
 export function groupedTypesOf(raw: string[] | undefined): Set<string> {
   if (!raw || raw.length === 0) return new Set(GROUPABLE_TYPES);
-  return new Set(GROUPABLE_TYPES.filter((t) => raw.includes(t)));
+  return new Set([...GROUPABLE_TYPES].filter((t) => raw.includes(t)));
 }
 
 const keyOf = (n: Notification, grouped: Set<string>) =>

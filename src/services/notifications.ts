@@ -63,7 +63,8 @@ const STATUS_TYPES = new Set<NotificationType>(["mention", "status", "reblog", "
 // One notification per activity: repeating the action (favouriting again, following again)
 // must not add a second one. `update` is per edit; `poll` per poll end.
 const ONCE_PER_ACTIVITY = new Set<NotificationType>(["mention", "status", "reblog", "favourite", "follow", "follow_request"]);
-const GROUPABLE = new Set<NotificationType>(["favourite", "follow", "reblog", "admin.sign_up"]);
+/** Notification::GROUPABLE_NOTIFICATION_TYPES: the types that get a shared group key. */
+export const GROUPABLE_TYPES: ReadonlySet<string> = new Set<NotificationType>(["favourite", "reblog", "follow", "admin.sign_up"]);
 const GROUP_SPAN_HOURS = 12;
 const HOUR = 3_600_000;
 
@@ -127,7 +128,7 @@ export function notify(app: App, n: NewNotification): boolean {
     statusId,
     reportId: n.reportId ?? null,
     // Filtered notifications are never grouped.
-    groupKey: GROUPABLE.has(n.type) && !filtered ? groupKey(app, n.recipientId, n.type, statusId, now) : null,
+    groupKey: GROUPABLE_TYPES.has(n.type) && !filtered ? groupKey(app, n.recipientId, n.type, statusId, now) : null,
     filtered,
     createdAt: now,
   });

@@ -149,6 +149,21 @@ test("grouped notifications: pages, one group, its accounts, unread count", asyn
     assert.deepEqual((await s.api<any[]>(alice, "GET", `/api/v2/notifications/ungrouped-${n4.id}/accounts`)).map((a) => a.id), [bob.id]);
   });
 
+  await t.test("a group larger than a read: counted whole, sampled from its newest, across pages", async () => {
+    const st = fixturePost(s.app, alice);
+    const crowd = Array.from({ length: 700 }, (_, i) => remoteAccount(s.app, `crowd${i}`, "crowd.example"));
+    const { n4, fav } = await seed(); // older than the crowd: bob's mention, a small favourite group
+    for (const f of crowd) notify(s.app, { type: "favourite", recipientId: alice.id, fromAccountId: f.id, statusId: st.id });
+    const page = await v2(s, alice, "?limit=3");
+    const [big, mention, small] = page.body.notification_groups;
+    assert.deepEqual([big.type, big.notifications_count, big.status_id], ["favourite", 700, st.id]);
+    assert.deepEqual(big.sample_account_ids, crowd.slice(-8).reverse().map((f) => f.id));
+    assert.deepEqual([mention.group_key, small.group_key, small.notifications_count], [`ungrouped-${n4.id}`, fav, 2]);
+    // The next page starts below the small group; the crowd is entirely above it.
+    const next = await v2(s, alice, `?limit=3&max_id=${small.page_max_id}`);
+    assert.deepEqual(bounds(next.body).map((b: any[]) => [b[0], b[1]]), [[next.body.notification_groups[0].group_key, 1], [fav, 1]]);
+  });
+
   await t.test("unread_count counts groups past the marker, capped at limit", async () => {
     const { n1, n2 } = await seed();
     const count = (q = "") => s.api(alice, "GET", `/api/v2/notifications/unread_count${q}`);
