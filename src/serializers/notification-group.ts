@@ -64,20 +64,20 @@ function partialText(a: EmbeddedAccount): string {
   return JSON.stringify(out);
 }
 
+// Ids come from the database as digit strings and times from isoTime: neither needs escaping.
+const idText = (id: Id) => `"${id}"`;
+
 function groupText(app: App, g: NotificationGroup, samples: Id[], reports: ReturnType<typeof loadReports>): string {
   const n = g.notification;
   // most_recent_notification_id is a JSON number in Mastodon (its iOS app decodes an Int): the
   // id's digits are written as they are, never through a JS number, which would round them.
-  let out = `{"group_key":${JSON.stringify(g.groupKey)},"notifications_count":${g.count},"type":${JSON.stringify(n.type)},"most_recent_notification_id":${BigInt(g.mostRecentId).toString()}`;
-  const rest: Record<string, unknown> = {};
+  let out = `{"group_key":${JSON.stringify(g.groupKey)},"notifications_count":${g.count},"type":${JSON.stringify(n.type)},"most_recent_notification_id":${g.mostRecentId}`;
   if (g.page) {
-    rest.page_min_id = g.page.minId;
-    rest.page_max_id = g.mostRecentId;
-    rest.latest_page_notification_at = isoTime(g.page.latestAt);
+    out += `,"page_min_id":${idText(g.page.minId)},"page_max_id":${idText(g.mostRecentId)},"latest_page_notification_at":"${isoTime(g.page.latestAt)}"`;
   }
-  rest.sample_account_ids = samples;
+  out += `,"sample_account_ids":[${samples.map(idText).join(",")}]`;
   const statusId = statusIdOf(g);
-  if (statusId) rest.status_id = statusId;
-  if (n.type === "admin.report") rest.report = reportOf(app, n, reports);
-  return out + "," + JSON.stringify(rest).slice(1);
+  if (statusId) out += `,"status_id":${idText(statusId)}`;
+  if (n.type === "admin.report") out += `,"report":${JSON.stringify(reportOf(app, n, reports))}`;
+  return out + "}";
 }

@@ -169,6 +169,19 @@ test("grouped notifications", async (t) => {
     assert.deepEqual(summary((await grouped(s, alice)).body, names), ["favourite:2:carol,bob"]);
   });
 
+  await t.test("an admin.report group carries its report", async () => {
+    const mod = await s.user("moddy", { role: "moderator" });
+    await s.api(bob, "POST", "/api/v1/reports", { account_id: carol.id, comment: "spam", category: "spam" });
+    const r = await grouped(s, mod);
+    const [g] = r.body.notification_groups;
+    assert.deepEqual(
+      [g.type, g.notifications_count, g.sample_account_ids, g.report.comment, g.report.target_account.id, "status_id" in g],
+      ["admin.report", 1, [bob.id], "spam", carol.id, false],
+    );
+    assert.match(g.group_key, /^ungrouped-\d+$/);
+    assert.deepEqual(r.body.accounts.map((a: any) => a.id), [bob.id]);
+  });
+
   await t.test("auth and scopes", async () => {
     assert.equal((await s.req(null, "GET", "/api/v2/notifications")).status, 401);
     const reader = await s.user("reader", { scopes: ["read:statuses"] });
