@@ -148,15 +148,14 @@ function buildGroups(
   const keys = notifications.filter((n) => keyOf(n, grouped) === n.groupKey).map((n) => n.groupKey!);
   const inRange = new Map<string, Notification[]>(keys.map((k) => [k, []]));
   if (page) {
-    const lo = BigInt(page.lower ?? "0");
-    const hi = page.upper === null ? null : BigInt(page.upper);
+    const { lower, upper } = page;
     for (const r of page.rows) {
       const list = r.groupKey !== null ? inRange.get(r.groupKey) : undefined;
       if (!list || !grouped.has(r.type)) continue;
-      const id = BigInt(r.id);
-      if (id >= lo && (hi === null || id <= hi)) list.push(r);
+      if ((lower === null || compareIds(r.id, lower) >= 0) && (upper === null || compareIds(r.id, upper) <= 0)) list.push(r);
     }
-    for (const list of inRange.values()) list.sort((a, b) => compareIds(b.id, a.id));
+    // Rows come in scan order: oldest first when the scan went up.
+    if (page.rows.length > 1 && compareIds(page.rows[0].id, page.rows[1].id) < 0) for (const list of inRange.values()) list.reverse();
   }
   // Members below the range (all members when not a list page); none when it reaches the bottom.
   const below =

@@ -44,6 +44,8 @@ export function loadGroupMembersBelow(
   now: number,
 ): Map<string, GroupMembers> {
   const out = new Map<string, GroupMembers>();
+  // Most groups of a page lie wholly inside it: those are found out from the index alone.
+  if (below !== null) keys = groupKeysWithMembersBelow(db, me, keys, below);
   if (keys.length === 0) return out;
   const members = `FROM notifications n JOIN accounts a ON a.id = n.from_account_id
     WHERE ${VISIBLE} AND n.group_key = g.value AND n.id < +@below`;
@@ -64,6 +66,15 @@ export function loadGroupMembersBelow(
     out.set(r.group_key as string, { latest, count: num(r.count) });
   }
   return out;
+}
+
+function groupKeysWithMembersBelow(db: DB, me: Id, keys: string[], below: Id): string[] {
+  const rows = stmt(
+    db,
+    `SELECT g.value AS k FROM json_each(@keys) g WHERE EXISTS (SELECT 1 FROM notifications n
+       WHERE n.account_id = +@me AND n.group_key = g.value AND n.id < +@below)`,
+  ).all({ keys: JSON.stringify(keys), me: BigInt(me), below: BigInt(below) }) as Row[];
+  return rows.map((r) => r.k as string);
 }
 
 /** The newest visible notification of a group key (filtered ones included), or undefined. */
