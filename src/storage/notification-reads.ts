@@ -21,14 +21,16 @@ const MAX = "9223372036854775807";
 // What a recipient may see now, whatever was true when the notification was made: nothing
 // from suspended accounts, from accounts blocked either way or muted with notifications
 // hidden since, from domains the recipient blocked (unless followed, as at creation), nor
-// about a status that has gone.
+// about a status that has gone. The blocked and muted accounts are one list, read once per
+// query rather than looked up for every row.
 export const VISIBLE = `
   n.account_id = +@me
   AND a.suspended_at IS NULL
-  AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = +@me AND b.target_account_id = n.from_account_id)
-  AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = n.from_account_id AND b.target_account_id = +@me)
-  AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = +@me AND m.target_account_id = n.from_account_id
-                  AND m.hide_notifications = 1 AND (m.expires_at IS NULL OR m.expires_at > +@now))
+  AND n.from_account_id NOT IN (
+        SELECT b.target_account_id FROM blocks b WHERE b.account_id = +@me
+        UNION ALL SELECT b.account_id FROM blocks b WHERE b.target_account_id = +@me
+        UNION ALL SELECT m.target_account_id FROM mutes m WHERE m.account_id = +@me AND m.hide_notifications = 1
+                  AND (m.expires_at IS NULL OR m.expires_at > +@now))
   AND (a.domain IS NULL
        OR NOT EXISTS (SELECT 1 FROM account_domain_blocks d WHERE d.account_id = +@me AND d.domain = lower(a.domain))
        OR EXISTS (SELECT 1 FROM follows f WHERE f.account_id = +@me AND f.target_account_id = a.id))
