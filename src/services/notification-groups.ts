@@ -71,7 +71,7 @@ function scanGroups(
   while (scan.firsts.length < s.limit && scan.rows.length < MAX_SCAN) {
     // Rows per group so far (1 before any) times the groups still wanted, and a few more.
     const perGroup = scan.firsts.length ? scan.rows.length / scan.firsts.length : 1;
-    const size = Math.min(MAX_CHUNK, Math.ceil((s.limit - scan.firsts.length) * perGroup) + 10);
+    const size = Math.min(MAX_CHUNK, MAX_SCAN - scan.rows.length, Math.ceil((s.limit - scan.firsts.length) * perGroup) + 10);
     const chunk = scanNotifications(app.db, viewerId, filter, { below, above, ascending: s.ascending, limit: size }, app.now());
     for (const n of chunk) {
       if (scan.firsts.length >= s.limit) break;
@@ -129,7 +129,15 @@ export function listNotificationGroups(
       else lower = last;
     }
     const groups = buildGroups(app, viewerId, firsts, grouped, { lower, upper, rows: scan.rows });
-    return { groups, cursors: firsts.map((n) => n.id) };
+    const cursors = firsts.map((n) => n.id);
+    // A scan stopped by MAX_SCAN links on from where it stopped, or the next page would walk
+    // the same huge group again.
+    if (!scan.exhausted && firsts.length < page.limit) {
+      const last = scan.rows[scan.rows.length - 1].id;
+      if (up) cursors.unshift(last);
+      else cursors.push(last);
+    }
+    return { groups, cursors };
   });
 }
 

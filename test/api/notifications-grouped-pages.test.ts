@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import Database from "better-sqlite3";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { notify } from "../../src/services/notifications.ts";
+import { insertNotification } from "../../src/storage/notifications.ts";
 import { post as fixturePost, remoteAccount } from "./notifications-fixtures.ts";
 
 const v2 = (s: TestServer, who: TestUser, query = "") => s.req<any>(who, "GET", `/api/v2/notifications${query}`);
@@ -162,6 +163,35 @@ test("grouped notifications: pages, one group, its accounts, unread count", asyn
     // The next page starts below the small group; the crowd is entirely above it.
     const next = await v2(s, alice, `?limit=3&max_id=${small.page_max_id}`);
     assert.deepEqual(bounds(next.body).map((b: any[]) => [b[0], b[1]]), [[next.body.notification_groups[0].group_key, 1], [fav, 1]]);
+  });
+
+  await t.test("a group too large to walk in one request: the page stops, and its link goes on below", async () => {
+    const { n4 } = await seed();
+    const st = fixturePost(s.app, alice);
+    const fans = s.app.db.transaction(() => Array.from({ length: 5051 }, (_, i) => remoteAccount(s.app, `h${i}`, "huge.example")))();
+    notify(s.app, { type: "favourite", recipientId: alice.id, fromAccountId: fans[0].id, statusId: st.id });
+    const [made] = await s.api<any[]>(alice, "GET", "/api/v1/notifications?limit=1");
+    // The rest as rows like the first (notify() for each would make this test slow).
+    s.app.db.transaction(() => {
+      for (const f of fans.slice(1)) {
+        insertNotification(s.app.db, {
+          id: s.app.ids.next(), accountId: alice.id, fromAccountId: f.id, type: "favourite", statusId: st.id,
+          groupKey: made.group_key, filtered: false, createdAt: s.app.now(),
+        });
+      }
+    })();
+    const first = await v2(s, alice, "?limit=2");
+    const [big] = first.body.notification_groups;
+    assert.deepEqual([first.body.notification_groups.length, big.notifications_count], [1, 5051]);
+    // The page covers what was read: its oldest notification is where the next page starts.
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get("link") ?? "")![1];
+    assert.equal(new URL(next).searchParams.get("max_id"), big.page_min_id);
+    const second = await s.api(alice, "GET", next.slice(s.app.baseUrl.length));
+    assert.deepEqual(second.notification_groups.map((g: any) => g.group_key), [big.group_key, `ungrouped-${n4.id}`]);
+    const rest = second.notification_groups[0];
+    assert.ok(BigInt(rest.page_max_id) < BigInt(big.page_min_id));
+    assert.ok(rest.notifications_count > 0 && rest.notifications_count < 5051, String(rest.notifications_count));
+    assert.deepEqual(rest.sample_account_ids.length, 8);
   });
 
   await t.test("unread_count counts groups past the marker, capped at limit", async () => {
