@@ -7,7 +7,7 @@ import type { NotificationGroup } from "../storage/notification-groups.ts";
 import { findLiveStatusesCached } from "../storage/status-cache.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { isoTime } from "../lib/iso-time.ts";
-import { hasReport, loadReports, reportOf, STATUS_TYPES } from "./notification.ts";
+import { hasReport, loadReports, type PageReports, reportOf, STATUS_TYPES } from "./notification.ts";
 import { accountText, toApiStatusTexts } from "./status.ts";
 
 export type ExpandAccounts = "full" | "partial_avatars";
@@ -67,7 +67,7 @@ function partialText(a: EmbeddedAccount): string {
 // Ids come from the database as digit strings and times from isoTime: neither needs escaping.
 const idText = (id: Id) => `"${id}"`;
 
-function groupText(app: App, g: NotificationGroup, samples: Id[], reports: ReturnType<typeof loadReports>): string {
+function groupText(app: App, g: NotificationGroup, samples: Id[], reports: PageReports): string {
   const n = g.notification;
   // most_recent_notification_id is a JSON number in Mastodon (its iOS app decodes an Int): the
   // id's digits are written as they are, never through a JS number, which would round them.
