@@ -32,7 +32,8 @@ export function toApiGroupedNotificationsJson(app: App, groups: NotificationGrou
     const reports = loadReports(app, groups.map((g) => g.notification));
     const shown: { g: NotificationGroup; samples: Id[] }[] = [];
     for (const g of groups) {
-      const samples = g.sampleAccountIds.filter((id) => accounts.has(id));
+      // A sender suspended since the page was built (pages are cached) is left out.
+      const samples = g.sampleAccountIds.filter((id) => accounts.has(id) && accounts.get(id)!.json.suspended !== true);
       const statusId = statusIdOf(g);
       if (samples.length === 0 || (STATUS_TYPES.has(g.notification.type) && !(statusId && statuses.has(statusId)))) continue;
       if (!hasReport(g.notification, reports)) continue;

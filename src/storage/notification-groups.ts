@@ -118,3 +118,12 @@ export function listGroupMembersPage(
 export function deleteNotificationsOfGroup(db: DB, me: Id, groupKey: string): number {
   return stmt(db, "DELETE FROM notifications WHERE account_id = ? AND group_key = ?").run(BigInt(me), groupKey).changes;
 }
+
+/** The earliest future expiry of a mute of the recipient's that hides notifications; null: none. */
+export function nextNotificationMuteExpiry(db: DB, me: Id, now: number): number | null {
+  const r = stmt(
+    db,
+    "SELECT min(expires_at) AS t FROM mutes WHERE account_id = ? AND hide_notifications = 1 AND expires_at > ?",
+  ).get(BigInt(me), now) as Row;
+  return r.t === null ? null : num(r.t);
+}

@@ -13,9 +13,9 @@ import {
   getNotificationGroup,
   groupedTypesOf,
   listNotificationGroupAccounts,
-  listNotificationGroups,
   unreadNotificationGroupCount,
 } from "../../../../services/notification-groups.ts";
+import { installNotificationGroupPagesCache, listNotificationGroupsCached } from "../../../../services/notification-group-pages.ts";
 import { accountsOfPage } from "../../../../services/relationships.ts";
 import { toApiAccounts } from "../../../../serializers/account.ts";
 import { type ExpandAccounts, toApiGroupedNotificationsJson } from "../../../../serializers/notification-group.ts";
@@ -44,12 +44,14 @@ function groupKeyOf(event: H3Event): string | undefined {
 }
 
 export function registerNotificationGroupsRoutes(app: App, r: Router): void {
+  installNotificationGroupPagesCache(app);
+
   r.get("/api/v2/notifications", async (event) => {
     const viewer = requireUser(app, event, ...READ);
     const p = await readAppParams(app, event);
     const expand = expandOf(p);
     const page = pageParams(p, 40, 80);
-    const { groups, cursors } = listNotificationGroups(app, viewer.account.id, filterOf(p), groupedTypesOf(p.strArray("grouped_types")), page);
+    const { groups, cursors } = listNotificationGroupsCached(app, viewer.account.id, filterOf(p), groupedTypesOf(p.strArray("grouped_types")), page);
     setLinkHeader(app, event, p, {
       cursors,
       limit: page.limit,
