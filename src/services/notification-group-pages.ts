@@ -17,7 +17,7 @@ import { type GroupedPage, listNotificationGroups } from "./notification-groups.
  */
 const PAGES: RowCacheSpec = {
   name: "notification-group-pages",
-  max: 2000,
+  max: 500,
   watches: [
     ["notifications", "account_id"],
     ["blocks", "account_id"],
@@ -28,7 +28,7 @@ const PAGES: RowCacheSpec = {
   ],
 };
 // Query variants kept per recipient (filters, cursors, sizes).
-const VARIANTS = 8;
+const VARIANTS = 4;
 
 interface Entry {
   /** When a mute hiding notifications expires (the page may then grow); null: none. */
