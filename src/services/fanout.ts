@@ -17,6 +17,7 @@ import { isInAnyList } from "../storage/list-memberships.ts";
 import { isBlockedEitherWay, isMuting } from "../storage/relationship-checks.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
 import { notifyNewStatus } from "./notifications.ts";
+import { publishConversation, publishNewStatus } from "./stream-events.ts";
 
 /** Followers written per job: keeps each job (and the batch it runs in) short on very large fan-outs. */
 const FOLLOWER_BATCH = 1000;
@@ -69,28 +70,33 @@ export function fanOutStatus(app: App, statusId: Id, opts: { followersAfter?: Id
   const size = opts.followerBatchSize ?? FOLLOWER_BATCH;
   tx(app.db, () => {
     let rest: Id | null = null;
-    if (opts.followersAfter !== undefined) {
-      if (status.visibility !== "direct" && !unknownParent) rest = followerBatch(app, entry, opts.followersAfter, size);
+    // The feeds this job adds the status to: their live streams hear of it after the commit.
+    const homes: Id[] = [];
+    const lists: Id[] = [];
+    const first = opts.followersAfter === undefined;
+    if (!first) {
+      if (status.visibility !== "direct" && !unknownParent) rest = followerBatch(app, entry, opts.followersAfter!, size, homes);
     } else {
-      if (author.domain === null) insertIntoOwnHome(app.db, entry);
+      if (author.domain === null) homes.push(...insertIntoOwnHome(app.db, entry));
       if (status.visibility === "direct") {
-        if (!unknownParent) insertIntoMentionedFollowerHomes(app.db, entry);
+        if (!unknownParent) homes.push(...insertIntoMentionedFollowerHomes(app.db, entry));
         // A limited remote post has a direct post's audience but is no conversation (Mastodon).
         if (!status.limited) recordDirectConversations(app, status, mentioned);
       } else if (!unknownParent) {
-        if (isInAnyList(app.db, status.accountId)) insertIntoLists(app.db, entry);
-        rest = followerBatch(app, entry, "0", size);
+        if (isInAnyList(app.db, status.accountId)) lists.push(...insertIntoLists(app.db, entry));
+        rest = followerBatch(app, entry, "0", size, homes);
       }
       notifyNewStatus(app, status);
     }
+    publishNewStatus(app, status, { homes, lists, publicStreams: first });
     if (rest !== null) app.jobs.enqueue("status.fanout", { statusId: status.id, followersAfter: rest });
   });
 }
 
-/** Writes one batch of followers after `after`; returns where the next batch starts, or null. */
-function followerBatch(app: App, entry: FeedEntry, after: Id, size: number): Id | null {
+/** Writes one batch of followers after `after` (their ids into `homes`); returns where the next batch starts, or null. */
+function followerBatch(app: App, entry: FeedEntry, after: Id, size: number, homes: Id[]): Id | null {
   const end = followerBatchEnd(app.db, entry.authorId, after, size);
-  insertIntoFollowerHomes(app.db, entry, after, end);
+  for (const id of insertIntoFollowerHomes(app.db, entry, after, end)) homes.push(id);
   return end;
 }
 
@@ -109,7 +115,7 @@ function recordDirectConversations(app: App, status: Status, mentioned: Id[]): v
     const sender = accountId === status.accountId;
     if (!sender && (isBlockedEitherWay(app.db, accountId, status.accountId) || isMuting(app.db, accountId, status.accountId, now)))
       continue;
-    upsertAccountConversation(app.db, {
+    const id = upsertAccountConversation(app.db, {
       id: app.ids.next(),
       accountId,
       conversationId: status.conversationId,
@@ -117,5 +123,6 @@ function recordDirectConversations(app: App, status: Status, mentioned: Id[]): v
       statusId: status.id,
       unread: !sender,
     });
+    publishConversation(app, accountId, id);
   }
 }

@@ -21,6 +21,7 @@ import {
   isMutingNotifications,
 } from "../storage/relationship-checks.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
+import { publishNotification } from "./stream-events.ts";
 import { canViewStatus } from "./visibility.ts";
 
 export type NotificationType =
@@ -111,8 +112,9 @@ export function notify(app: App, n: NewNotification): boolean {
 
   if (ONCE_PER_ACTIVITY.has(n.type) && notificationExists(db, n.type, n.recipientId, n.fromAccountId, statusId)) return false;
 
+  const id = app.ids.next();
   insertNotification(db, {
-    id: app.ids.next(),
+    id,
     accountId: n.recipientId,
     fromAccountId: n.fromAccountId,
     type: n.type,
@@ -121,6 +123,7 @@ export function notify(app: App, n: NewNotification): boolean {
     groupKey: GROUPABLE.has(n.type) ? groupKey(app, n.recipientId, n.type, statusId, now) : null,
     createdAt: now,
   });
+  publishNotification(app, n.recipientId, id);
   return true;
 }
 

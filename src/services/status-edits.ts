@@ -12,6 +12,7 @@ import type { User } from "../storage/users.ts";
 import { onStatusUpdated } from "../federation/outbox/hooks.ts";
 import { notify, notifyStatusUpdate } from "./notifications.ts";
 import { deliverableMentions, knownAccountResolver, validateMediaIds, validateStatusText } from "./statuses.ts";
+import { publishEditedStatus } from "./stream-events.ts";
 
 export interface EditInput {
   /** `status`: omitted means empty text. */
@@ -93,6 +94,7 @@ export function editStatus(
       if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });
     }
     notifyStatusUpdate(app, updated);
+    publishEditedStatus(app, updated);
     onStatusUpdated(app, updated);
     return updated;
   });

@@ -34,6 +34,7 @@ import { findUserByAccountId, type User } from "../storage/users.ts";
 import { onStatusCreated, onStatusDeleting } from "../federation/outbox/hooks.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 import { canViewStatus } from "./visibility.ts";
+import { publishDeletedStatus } from "./stream-events.ts";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
 export const MAX_MULTI_GET = 20;
@@ -290,8 +291,10 @@ export function persistStatus(app: App, d: StatusDraft): Status {
 export function deleteStatus(app: App, status: Status): void {
   const db = app.db;
   tx(db, () => {
-    // Before the row goes: its mentions, boosts and favourites tell who must hear of it.
+    // Before the row goes: its mentions, boosts and favourites tell who must hear of it, and
+    // the feeds holding it which live streams do.
     onStatusDeleting(app, status);
+    publishDeletedStatus(app, status);
     const counted = status.visibility !== "direct";
     if (status.reblogOfId) {
       adjustStatusCounter(db, status.reblogOfId, "reblogs_count", -1);

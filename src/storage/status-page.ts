@@ -69,14 +69,23 @@ export function readStatusPage<A extends { domain: string | null }>(
     }
     const emojis = findEmojisByDomain(db, byDomain);
 
-    let flags: ViewerFlags | null = null;
-    let apps = new Map<Id, { name: string; website: string | null }>();
-    if (viewerId) {
-      const conversations = all.map((s) => s.conversationId).filter((c): c is Id => c !== null);
-      flags = loadViewerFlags(db, viewerId, all.map((s) => s.id), conversations);
-      const appIds = all.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
-      apps = findApplicationLabels(db, appIds);
-    }
+    const { flags, apps } = viewerId ? readViewerPart(app, all, viewerId) : { flags: null, apps: new Map() };
     return { originals, authors, mentions, tags, media, emojis, flags, apps };
   });
+}
+
+/**
+ * A page's reads that depend on the viewer (flags, the viewer's own posting apps), for
+ * `statuses` and their originals: lets a page read once anonymously serve many viewers.
+ */
+export function readViewerPart(app: App, statuses: Status[], viewerId: Id): Pick<StatusPage<never>, "flags" | "apps"> {
+  const conversations = statuses.map((s) => s.conversationId).filter((c): c is Id => c !== null);
+  const flags = loadViewerFlags(app.db, viewerId, statuses.map((s) => s.id), conversations);
+  const appIds = statuses.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
+  return { flags, apps: findApplicationLabels(app.db, appIds) };
+}
+
+/** `readViewerPart` for several viewers, in one read transaction. */
+export function readViewerParts(app: App, statuses: Status[], viewerIds: Id[]): Map<Id, Pick<StatusPage<never>, "flags" | "apps">> {
+  return readTx(app.db, () => new Map(viewerIds.map((v) => [v, readViewerPart(app, statuses, v)])));
 }
