@@ -22,8 +22,9 @@ import { delivery } from "./scenarios/delivery.ts";
 import { foundation } from "./scenarios/foundation.ts";
 import { inbox, inboxIntake } from "./scenarios/inbox.ts";
 import { social } from "./scenarios/social.ts";
+import { streaming } from "./scenarios/streaming.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, streaming };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which

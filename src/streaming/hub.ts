@@ -6,7 +6,7 @@ import { usableTokenIds } from "../services/tokens.ts";
 import { type Channel, StreamError, type StreamViewer } from "./channels.ts";
 import { deliver, type DeliveryJob } from "./delivery.ts";
 import { keywordFiltersChanged } from "./keyword-filters.ts";
-import type { StreamSession, Subscription } from "./session.ts";
+import { Frame, type StreamSession, type Subscription } from "./session.ts";
 
 // Every open streaming connection of the process (streaming/DESIGN.md). The hub listens to the
 // bus topics its subscriptions need, hands each turn's messages to delivery.ts, enforces the
@@ -185,13 +185,22 @@ export class StreamingHub {
       for (const sub of this.byTopic.get(topic) ?? []) if (!sub.session.closed) jobs.push({ sub, message });
     }
     if (jobs.length === 0 || !this.app.db.open) return;
-    deliver(this.app, jobs, (sub, event, payload) => this.write(sub, event, payload));
+    // Frames by stream, event and payload: a public event is framed once for all its subscribers.
+    const frames = new Map<string, Map<string | undefined, Frame>>();
+    deliver(this.app, jobs, (sub, event, payload) => {
+      const key = `${event}\n${sub.channel.label.join("\n")}`;
+      let byPayload = frames.get(key);
+      if (!byPayload) frames.set(key, (byPayload = new Map()));
+      let frame = byPayload.get(payload);
+      if (!frame) byPayload.set(payload, (frame = new Frame(sub.channel.label, event, payload)));
+      this.write(sub, frame);
+    });
   }
 
-  private write(sub: Subscription, event: string, payload: string | undefined): void {
+  private write(sub: Subscription, frame: Frame): void {
     const session = sub.session;
     if (session.closed) return;
-    const waiting = session.write(sub.channel.label, event, payload);
+    const waiting = session.write(frame);
     if (waiting > this.limits.bufferBytes) {
       // A client that does not read is dropped, never buffered without limit.
       this.app.log.warn("stream dropped: client not reading", { transport: session.transport, accountId: session.viewer.accountId, bufferedBytes: waiting });

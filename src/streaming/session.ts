@@ -12,6 +12,23 @@ export interface Subscription {
   channel: Channel;
 }
 
+/**
+ * One event as the transports write it. A public event reaches many connections with the same
+ * stream, name and payload: its frame is built once per transport and shared.
+ */
+export class Frame {
+  /** The WebSocket text frame's payload, encoded once for every socket it goes to. */
+  ws?: Buffer;
+  /** The SSE bytes. */
+  sse?: Uint8Array;
+  constructor(
+    readonly label: string[],
+    readonly event: string,
+    /** undefined: an event without payload (filters_changed). */
+    readonly payload: string | undefined,
+  ) {}
+}
+
 export abstract class StreamSession {
   /** By channel key. */
   readonly subscriptions = new Map<string, Subscription>();
@@ -27,11 +44,8 @@ export abstract class StreamSession {
     readonly ip: string | null,
   ) {}
 
-  /**
-   * Writes one event. `payload` undefined: an event without one (filters_changed). Returns
-   * the bytes now waiting to be sent, so the hub can drop a client that stopped reading.
-   */
-  abstract write(label: string[], event: string, payload: string | undefined): number;
+  /** Writes one event; returns the bytes now waiting to be sent (the hub drops a client that stopped reading). */
+  abstract write(frame: Frame): number;
 
   /** An SSE heartbeat; WebSockets are pinged by the adapter instead. */
   heartbeat(): void {}

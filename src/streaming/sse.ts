@@ -1,12 +1,13 @@
 import type { StreamViewer } from "./channels.ts";
 import type { StreamingHub } from "./hub.ts";
-import { StreamSession } from "./session.ts";
+import { type Frame, StreamSession } from "./session.ts";
 
 // The Server-Sent Events transport (streaming.md §5): one stream per response. The body is a
 // ReadableStream the HTTP layer sends as it is read, so what the client has not taken yet
 // waits in its queue, and that queue is what the hub bounds.
 
 const encoder = new TextEncoder();
+const THUMP = encoder.encode(":thump\n");
 
 export class SseSession extends StreamSession {
   private controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -27,19 +28,20 @@ export class SseSession extends StreamSession {
     );
   }
 
-  private send(text: string): number {
+  private send(bytes: Uint8Array): number {
     if (this.closed) return 0;
-    this.controller.enqueue(encoder.encode(text));
+    this.controller.enqueue(bytes);
     return -(this.controller.desiredSize ?? 0);
   }
 
-  write(_label: string[], event: string, payload: string | undefined): number {
+  write(f: Frame): number {
     // An event without a payload still needs a data line, or EventSource drops it.
-    return this.send(`event: ${event}\ndata: ${payload ?? "undefined"}\n\n`);
+    f.sse ??= encoder.encode(`event: ${f.event}\ndata: ${f.payload ?? "undefined"}\n\n`);
+    return this.send(f.sse);
   }
 
   override heartbeat(): void {
-    this.send(":thump\n");
+    this.send(THUMP);
   }
 
   end(): void {

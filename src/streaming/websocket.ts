@@ -2,7 +2,7 @@ import type { Hooks, Message, Peer } from "crossws";
 import type { App } from "../app.ts";
 import { resolveChannel, StreamError, type StreamViewer } from "./channels.ts";
 import type { StreamingHub } from "./hub.ts";
-import { StreamSession } from "./session.ts";
+import { type Frame, StreamSession } from "./session.ts";
 
 // The WebSocket transport (streaming.md §4): crossws hooks for one accepted upgrade. Several
 // streams share a socket; each event carries its `stream`. The adapter (http/upgrade.ts)
@@ -21,9 +21,13 @@ class WebSocketSession extends StreamSession {
     super(hub, "websocket", viewer, ip);
   }
 
-  write(label: string[], event: string, payload: string | undefined): number {
+  write(f: Frame): number {
     // `payload` is a string: the entity JSON is encoded a second time, as clients expect.
-    this.peer.send(JSON.stringify(payload === undefined ? { stream: label, event } : { stream: label, event, payload }));
+    f.ws ??= Buffer.from(
+      JSON.stringify(f.payload === undefined ? { stream: f.label, event: f.event } : { stream: f.label, event: f.event, payload: f.payload }),
+    );
+    // A text frame from bytes encoded once (the node adapter passes `binary` on to ws).
+    this.peer.send(f.ws, { binary: false } as { compress?: boolean });
     return this.peer.bufferedAmount;
   }
 
