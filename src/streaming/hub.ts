@@ -150,6 +150,11 @@ export class StreamingHub {
     this.busUnsubscribe.clear();
   }
 
+  /** The SSE heartbeat comment on every SSE stream (every 15 s). */
+  heartbeat(): void {
+    for (const s of this.sessions) s.heartbeat();
+  }
+
   private listen(topic: string): void {
     if (!this.busUnsubscribe.has(topic)) this.busUnsubscribe.set(topic, this.app.events.subscribe(topic, this.onBus));
   }
@@ -221,9 +226,7 @@ export class StreamingHub {
   private startTimers(): void {
     if (this.sweepTimer || this.closing) return;
     this.sweepTimer = setInterval(() => this.guard("token sweep", () => this.sweepTokens()), TOKEN_SWEEP_MS).unref();
-    this.heartbeatTimer = setInterval(() => this.guard("heartbeat", () => {
-      for (const s of this.sessions) s.heartbeat();
-    }), HEARTBEAT_MS).unref();
+    this.heartbeatTimer = setInterval(() => this.guard("heartbeat", () => this.heartbeat()), HEARTBEAT_MS).unref();
   }
 
   private stopTimers(): void {
