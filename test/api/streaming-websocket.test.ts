@@ -56,3 +56,89 @@ test("GET /api/v1/streaming/health answers OK as plain text, without a token", a
   assert.match(r.headers.get("content-type") ?? "", /^text\/plain/);
   assert.equal(r.headers.get("cache-control"), "private, no-store");
 });
+
+test("several streams on one socket: public, hashtag (the tag as sent), list; subscribing twice is a no-op; unsubscribe", async () => {
+  const carol = await s.user("carol");
+  await s.api(carol, "POST", `/api/v1/accounts/${bob.id}/follow`);
+  const list = await s.api(carol, "POST", "/api/v1/lists", { title: "friends" });
+  await s.api(carol, "POST", `/api/v1/lists/${list.id}/accounts`, { account_ids: [bob.id] });
+  await s.drainJobs();
+  const socket = await TestSocket.open(s, carol.token);
+  socket.subscribe("public");
+  socket.subscribe("public"); // no-op
+  socket.subscribe(["hashtag", "ignored"], { tag: "Café" }); // an array counts by its first element
+  socket.subscribe("hashtag:local", { tag: "cafe" });
+  socket.subscribe("list", { list: list.id });
+
+  const p = await post(s, bob, { status: "coffee at the #café" });
+  await s.drainJobs();
+  const got = [await socket.nextEvent(), await socket.nextEvent(), await socket.nextEvent(), await socket.nextEvent()];
+  const labels = got.map((e) => JSON.stringify(e.stream)).sort();
+  assert.deepEqual(labels, [JSON.stringify(["hashtag", "Café"]), JSON.stringify(["hashtag:local", "cafe"]), JSON.stringify(["list", list.id]), JSON.stringify(["public"])]);
+  for (const e of got) {
+    assert.equal(e.event, "update");
+    assert.equal(entity(e).id, p.id);
+  }
+  // Public and hashtag payloads are anonymous; the list one is rendered for its owner.
+  assert.equal(entity(got.find((e) => e.stream![0] === "public")!).favourited, undefined);
+  assert.equal(entity(got.find((e) => e.stream![0] === "list")!).favourited, false);
+
+  socket.send({ type: "unsubscribe", stream: "public" });
+  socket.send({ type: "unsubscribe", stream: "hashtag", tag: "café" });
+  socket.send({ type: "unsubscribe", stream: "hashtag:local", tag: "cafe" });
+  const unlisted = await post(s, bob, { status: "only the list sees this #café", visibility: "unlisted" });
+  await s.drainJobs();
+  const next = await socket.nextEvent();
+  assert.deepEqual(next.stream, ["list", list.id]);
+  assert.equal(entity(next).id, unlisted.id);
+  socket.close();
+});
+
+test("bad frames: malformed JSON and unknown types are ignored, mistakes get an error frame, binary and huge frames close only that socket", async () => {
+  const readOnlyNotes = (await s.user("dave", { scopes: ["read:notifications"] })).token;
+  const socket = await TestSocket.open(s, alice.token);
+  socket.send("{not json");
+  socket.send("[1,2,3]");
+  socket.send({ type: "dance", stream: "public" });
+  socket.subscribe("nonsense");
+  assert.deepEqual(await socket.next(), { error: "Unknown stream type", status: 400 });
+  socket.subscribe(42);
+  assert.deepEqual(await socket.next(), { error: "Unknown stream type", status: 400 });
+  socket.subscribe("hashtag");
+  assert.deepEqual(await socket.next(), { error: "Missing tag name parameter", status: 400 });
+  socket.subscribe("list");
+  assert.deepEqual(await socket.next(), { error: "Missing list name parameter", status: 400 });
+  const bobsList = await s.api(bob, "POST", "/api/v1/lists", { title: "mine" });
+  socket.subscribe("list", { list: bobsList.id });
+  assert.deepEqual(await socket.next(), { error: "Not authorized to stream this list", status: 401 });
+  socket.subscribe("list", { list: "not-an-id" });
+  assert.deepEqual(await socket.next(), { error: "Not authorized to stream this list", status: 401 });
+  socket.send({ type: "unsubscribe", stream: "nonsense" });
+  assert.deepEqual(await socket.next(), { error: "Error unsubscribing from channel" });
+
+  // Scopes: the user stream needs read or read:statuses; notifications read:notifications.
+  const limited = await TestSocket.open(s, readOnlyNotes);
+  limited.subscribe("user");
+  assert.deepEqual(await limited.next(), { error: "Access token does not have the required scopes", status: 401 });
+  limited.subscribe("user:notification");
+  limited.subscribe("public"); // public streams need any user token (Mastodon's checkScopes)
+
+  const binary = await TestSocket.open(s, alice.token);
+  binary.ws.send(Buffer.from([1, 2, 3]), { binary: true });
+  assert.equal((await binary.closed).code, 1003);
+  const huge = await TestSocket.open(s, alice.token);
+  huge.send({ type: "subscribe", stream: "public", tag: "x".repeat(200_000) });
+  assert.equal((await huge.closed).code, 1009);
+
+  // The first socket still works after all of it.
+  socket.subscribe("public");
+  const p = await post(s, bob, { status: "still here" });
+  await s.drainJobs();
+  const e = await socket.nextEvent();
+  assert.deepEqual(e.stream, ["public"]);
+  assert.equal(entity(e).id, p.id);
+  const l = await limited.nextEvent();
+  assert.deepEqual(l.stream, ["public"]);
+  socket.close();
+  limited.close();
+});
