@@ -102,7 +102,7 @@ test("bad frames: malformed JSON and unknown types are ignored, mistakes get an 
   socket.send({ type: "dance", stream: "public" });
   socket.subscribe("nonsense");
   assert.deepEqual(await socket.next(), { error: "Unknown stream type", status: 400 });
-  socket.subscribe(42);
+  socket.send({ type: "subscribe", stream: 42 });
   assert.deepEqual(await socket.next(), { error: "Unknown stream type", status: 400 });
   socket.subscribe("hashtag");
   assert.deepEqual(await socket.next(), { error: "Missing tag name parameter", status: 400 });
