@@ -157,3 +157,37 @@ test("SSE: /api/v1/streaming/user starts with `:)`, sends `event:`/`data:` block
   assert.deepEqual(sse.comments, [")", "thump"]);
   sse.close();
 });
+
+test("SSE refusals are JSON: unknown channel 400, no token 401, missing tag 400, another's list 401, scopes 401", async () => {
+  const bad = async (token: string | null, path: string) => {
+    const r = await (await import("../helpers/streaming.ts")).TestEventStream.open(s, token, path);
+    assert.ok(!("events" in r), `${path} was accepted`);
+    return [r.status, r.body];
+  };
+  assert.deepEqual(await bad(alice.token, "/api/v1/streaming/nonsense"), [400, { error: "Unknown channel requested" }]);
+  assert.deepEqual(await bad(null, "/api/v1/streaming/user"), [401, { error: "Missing access token" }]);
+  assert.deepEqual(await bad("bogus", "/api/v1/streaming/public"), [401, { error: "Invalid access token" }]);
+  assert.deepEqual(await bad(alice.token, "/api/v1/streaming/hashtag"), [400, { error: "Missing tag name parameter" }]);
+  const bobs = await s.api(bob, "POST", "/api/v1/lists", { title: "bob's" });
+  assert.deepEqual(await bad(alice.token, `/api/v1/streaming/list?list=${bobs.id}`), [401, { error: "Not authorized to stream this list" }]);
+  const statusesOnly = await s.user("erin", { scopes: ["read:statuses"] });
+  assert.deepEqual(await bad(statusesOnly.token, "/api/v1/streaming/user/notification"), [401, { error: "Access token does not have the required scopes" }]);
+});
+
+test("a read:statuses token's user stream carries the home feed but no notifications", async () => {
+  const frank = await s.user("frank", { scopes: ["read:statuses", "write:statuses", "write:follows"] });
+  await s.api(frank, "POST", `/api/v1/accounts/${bob.id}/follow`);
+  await s.drainJobs();
+  const user = await openEventStream(s, frank.token, "/api/v1/streaming/user");
+  const p = await post(s, bob, { status: "@frank hi" });
+  await s.drainJobs();
+  // A mention: the home update comes, the notification does not (it would have come first).
+  const e = await user.next();
+  assert.equal(e.event, "update");
+  assert.equal(entity(e).id, p.id);
+  publishNotificationsMerged(s.app, frank.id);
+  const q = await post(s, bob, { status: "bye" });
+  await s.drainJobs();
+  assert.equal(entity(await user.next()).id, q.id);
+  user.close();
+});
