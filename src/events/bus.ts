@@ -71,6 +71,11 @@ export class EventBus {
     return () => this.observers.delete(listener);
   }
 
+  /** Whether anything listens at all (producers skip look-ups otherwise). */
+  listening(): boolean {
+    return this.observers.size > 0 || this.listeners.size > 0;
+  }
+
   /** Whether a message on `topic` would reach anyone (producers skip work otherwise). */
   wants(topic: string): boolean {
     return this.observers.size > 0 || this.listeners.has(topic);

@@ -17,7 +17,7 @@ import { isInAnyList } from "../storage/list-memberships.ts";
 import { isBlockedEitherWay, isMuting } from "../storage/relationship-checks.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
 import { notifyNewStatus } from "./notifications.ts";
-import { publishConversation, publishNewStatus } from "./stream-events.ts";
+import { publishConversation, publishFeedInserts } from "./stream-events.ts";
 
 /** Followers written per job: keeps each job (and the batch it runs in) short on very large fan-outs. */
 const FOLLOWER_BATCH = 1000;
@@ -88,7 +88,7 @@ export function fanOutStatus(app: App, statusId: Id, opts: { followersAfter?: Id
       }
       notifyNewStatus(app, status);
     }
-    publishNewStatus(app, status, { homes, lists, publicStreams: first });
+    publishFeedInserts(app, status, { homes, lists });
     if (rest !== null) app.jobs.enqueue("status.fanout", { statusId: status.id, followersAfter: rest });
   });
 }

@@ -34,7 +34,7 @@ import { findUserByAccountId, type User } from "../storage/users.ts";
 import { onStatusCreated, onStatusDeleting } from "../federation/outbox/hooks.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 import { canViewStatus } from "./visibility.ts";
-import { publishDeletedStatus } from "./stream-events.ts";
+import { publishDeletedStatus, publishNewPublicStatus } from "./stream-events.ts";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
 export const MAX_MULTI_GET = 20;
@@ -283,6 +283,7 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     if (d.idempotencyKey) saveIdempotencyKey(db, d.author.id, d.idempotencyKey, id, now);
     const saved = findStatusById(db, id)!;
     onStatusCreated(app, saved);
+    publishNewPublicStatus(app, saved);
     return saved;
   });
 }

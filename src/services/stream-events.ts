@@ -44,18 +44,25 @@ function publicTopics(app: App, status: Status): string[] {
 }
 
 /**
- * A new status or boost reached these homes and lists (the fan-out's inserted rows) and,
- * when it qualifies, the public and hashtag streams: `update`.
+ * A new status, in the transaction that stores it: `update` on the public and hashtag topics
+ * it qualifies for. They need no fan-out, so they go out as soon as the post is committed.
  */
-export function publishNewStatus(app: App, status: Status, reach: { homes: Id[]; lists: Id[]; publicStreams: boolean }): void {
+export function publishNewPublicStatus(app: App, status: Status): void {
+  if (!app.events.listening()) return;
+  const message: BusMessage = { event: "update", statusId: status.id };
+  for (const t of publicTopics(app, status)) send(app, t, message);
+}
+
+/** A new status or boost reached these homes and lists (the fan-out's inserted rows): `update`. */
+export function publishFeedInserts(app: App, status: Status, reach: { homes: Id[]; lists: Id[] }): void {
   const message: BusMessage = { event: "update", statusId: status.id };
   for (const id of reach.homes) send(app, topics.home(id), message);
   for (const id of reach.lists) send(app, topics.list(id), message);
-  if (reach.publicStreams) for (const t of publicTopics(app, status)) send(app, t, message);
 }
 
 /** An edited status: `status.update` wherever it (or a boost of it) is shown. */
 export function publishEditedStatus(app: App, status: Status): void {
+  if (!app.events.listening()) return;
   const message: BusMessage = { event: "status.update", statusId: status.id };
   const { homes, lists } = feedsHoldingStatus(app.db, status.id);
   for (const owner of new Set(homes.map((h) => h.ownerId))) send(app, topics.home(owner), message);
@@ -68,6 +75,7 @@ export function publishEditedStatus(app: App, status: Status): void {
  * shows it (the status, or the boosts of it that cascade with it) and on the public topics.
  */
 export function publishDeletedStatus(app: App, status: Status): void {
+  if (!app.events.listening()) return;
   const { homes, lists } = feedsHoldingStatus(app.db, status.id);
   for (const h of homes) send(app, topics.home(h.ownerId), { event: "delete", statusId: h.entryId });
   for (const l of lists) send(app, topics.list(l.ownerId), { event: "delete", statusId: l.entryId });
