@@ -2,7 +2,7 @@ import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
 import { findAccountsByIds } from "../storage/accounts.ts";
 import { statusesMentioning } from "../storage/mentions.ts";
-import { followedAmong, hiddenAuthorsAmong } from "../storage/relationship-checks.ts";
+import { followedAmong, hiddenAuthorsAmong, viewersHidingAuthors } from "../storage/relationship-checks.ts";
 import { findStatusesByIds, type Status } from "../storage/statuses.ts";
 import { findLiveStatusesCached } from "../storage/status-cache.ts";
 import { readTx } from "../db/db.ts";
@@ -44,26 +44,19 @@ export function filterVisibleStatuses(app: App, viewerId: Id | null, statuses: S
 
 /**
  * The timelines' read-time rule (storage/timelines.ts viewerHides: blocked either way, muted,
- * or on a blocked domain) for one status and many viewers, as the live streams apply it to
- * each event: the viewers who hide its author or, for a boost, its original's author. Each
- * viewer is the query filterVisibleStatuses makes for a page (hiddenAuthorsAmong), all in one
- * read transaction.
+ * or on a blocked domain; the rule of hiddenAuthorsAmong, which filterVisibleStatuses applies)
+ * for one status and many viewers, as the live streams apply it to each event: the viewers who
+ * hide its author or, for a boost, its original's author. One query for all the viewers.
  */
 export function viewersHidingStatus(app: App, status: Status, viewerIds: Iterable<Id>): Set<Id> {
-  const hiding = new Set<Id>();
-  readTx(app.db, () => {
+  return readTx(app.db, () => {
     const authors = [status.accountId];
     if (status.reblogOfId) {
       const original = findLiveStatusesCached(app, [status.reblogOfId]).get(status.reblogOfId);
       if (original) authors.push(original.accountId);
     }
-    const now = app.now();
-    for (const viewerId of viewerIds) {
-      const others = authors.filter((a) => a !== viewerId);
-      if (others.length && hiddenAuthorsAmong(app.db, viewerId, others, now).size > 0) hiding.add(viewerId);
-    }
+    return viewersHidingAuthors(app.db, viewerIds, authors, app.now());
   });
-  return hiding;
 }
 
 /** Live statuses by id for the live streams (deleted ones are absent). */

@@ -8,7 +8,7 @@ import { findApplicationLabels } from "./status-applications.ts";
 import { findLiveStatusesCached } from "./status-cache.ts";
 import { findStatusLinks, type MentionedAccount } from "./status-links.ts";
 import type { Status } from "./statuses.ts";
-import { loadViewerFlags, type ViewerFlags } from "./status-viewer-flags.ts";
+import { loadViewerFlags, loadViewerFlagsOfViewers, type ViewerFlags } from "./status-viewer-flags.ts";
 
 // The reads behind a page of Status entities (serializers/status.ts), batched and in one read
 // transaction: a page costs a fixed number of queries whatever its length.
@@ -85,7 +85,18 @@ export function readViewerPart(app: App, statuses: Status[], viewerId: Id): Pick
   return { flags, apps: findApplicationLabels(app.db, appIds) };
 }
 
-/** `readViewerPart` for several viewers, in one read transaction. */
+/** `readViewerPart` for several viewers: one flags query for all, in one read transaction. */
 export function readViewerParts(app: App, statuses: Status[], viewerIds: Id[]): Map<Id, Pick<StatusPage<never>, "flags" | "apps">> {
-  return readTx(app.db, () => new Map(viewerIds.map((v) => [v, readViewerPart(app, statuses, v)])));
+  return readTx(app.db, () => {
+    const conversations = statuses.map((s) => s.conversationId).filter((c): c is Id => c !== null);
+    const flags = loadViewerFlagsOfViewers(app.db, viewerIds, statuses.map((s) => s.id), conversations);
+    const noApps = new Map<Id, { name: string; website: string | null }>();
+    return new Map(
+      viewerIds.map((v) => {
+        // The posting app is shown to its author only.
+        const appIds = statuses.filter((s) => s.accountId === v && s.applicationId).map((s) => s.applicationId!);
+        return [v, { flags: flags.get(v)!, apps: appIds.length ? findApplicationLabels(app.db, appIds) : noApps }];
+      }),
+    );
+  });
 }
