@@ -16,6 +16,15 @@ function send(app: App, topic: string, message: BusMessage): void {
   app.events.publish(topic, message);
 }
 
+/** Runs a producer's look-ups: a failure is logged and costs the streams an event, never the write. */
+function guarded(app: App, what: string, fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    app.log.error("streaming: publishing failed", { what, err });
+  }
+}
+
 /**
  * The public and hashtag topics a status reaches (Mastodon's FanOutOnWriteService
  * broadcastable?): public visibility, no boost, an author neither silenced nor suspended.
@@ -49,8 +58,10 @@ function publicTopics(app: App, status: Status): string[] {
  */
 export function publishNewPublicStatus(app: App, status: Status): void {
   if (!app.events.listening()) return;
-  const message: BusMessage = { event: "update", statusId: status.id };
-  for (const t of publicTopics(app, status)) send(app, t, message);
+  guarded(app, "new status", () => {
+    const message: BusMessage = { event: "update", statusId: status.id };
+    for (const t of publicTopics(app, status)) send(app, t, message);
+  });
 }
 
 /** A new status or boost reached these homes and lists (the fan-out's inserted rows): `update`. */
@@ -63,11 +74,13 @@ export function publishFeedInserts(app: App, status: Status, reach: { homes: Id[
 /** An edited status: `status.update` wherever it (or a boost of it) is shown. */
 export function publishEditedStatus(app: App, status: Status): void {
   if (!app.events.listening()) return;
-  const message: BusMessage = { event: "status.update", statusId: status.id };
-  const { homes, lists } = feedsHoldingStatus(app.db, status.id);
-  for (const owner of new Set(homes.map((h) => h.ownerId))) send(app, topics.home(owner), message);
-  for (const list of new Set(lists.map((l) => l.ownerId))) send(app, topics.list(list), message);
-  for (const t of publicTopics(app, status)) send(app, t, message);
+  guarded(app, "edit", () => {
+    const message: BusMessage = { event: "status.update", statusId: status.id };
+    const { homes, lists } = feedsHoldingStatus(app.db, status.id);
+    for (const owner of new Set(homes.map((h) => h.ownerId))) send(app, topics.home(owner), message);
+    for (const list of new Set(lists.map((l) => l.ownerId))) send(app, topics.list(list), message);
+    for (const t of publicTopics(app, status)) send(app, t, message);
+  });
 }
 
 /**
@@ -76,11 +89,13 @@ export function publishEditedStatus(app: App, status: Status): void {
  */
 export function publishDeletedStatus(app: App, status: Status): void {
   if (!app.events.listening()) return;
-  const { homes, lists } = feedsHoldingStatus(app.db, status.id);
-  for (const h of homes) send(app, topics.home(h.ownerId), { event: "delete", statusId: h.entryId });
-  for (const l of lists) send(app, topics.list(l.ownerId), { event: "delete", statusId: l.entryId });
-  const message: BusMessage = { event: "delete", statusId: status.id };
-  for (const t of publicTopics(app, status)) send(app, t, message);
+  guarded(app, "deletion", () => {
+    const { homes, lists } = feedsHoldingStatus(app.db, status.id);
+    for (const h of homes) send(app, topics.home(h.ownerId), { event: "delete", statusId: h.entryId });
+    for (const l of lists) send(app, topics.list(l.ownerId), { event: "delete", statusId: l.entryId });
+    const message: BusMessage = { event: "delete", statusId: status.id };
+    for (const t of publicTopics(app, status)) send(app, t, message);
+  });
 }
 
 export function publishNotification(app: App, recipientId: Id, notificationId: Id): void {
