@@ -55,7 +55,7 @@ export class TestSocket {
   upgradeHeaders: Record<string, unknown> = {};
   constructor(readonly ws: WebSocket) {
     ws.on("upgrade", (res) => (this.upgradeHeaders = res.headers));
-    ws.on("message", (data, binary) => { if (process.env.DEBUG_WS) console.log("FRAME", String(data).slice(0, 120)); this.frames.push({ text: String(data), binary }); });
+    ws.on("message", (data, binary) => this.frames.push({ text: String(data), binary }));
     this.closed = new Promise((resolve) => ws.once("close", (code, reason) => resolve({ code, reason: String(reason) })));
   }
 
