@@ -210,7 +210,7 @@ export class StreamingHub {
       // A client that does not read is dropped, never buffered without limit.
       this.app.log.warn("stream dropped: client not reading", { transport: session.transport, accountId: session.viewer.accountId, bufferedBytes: waiting });
       session.terminate();
-      this.remove(session);
+      session.gone();
     }
   }
 
