@@ -38,6 +38,11 @@ export interface Config {
   maxImageBytes: number;
   maxStatusChars: number;
   maxMediaAttachments: number;
+  /**
+   * How long POST /api/v2/media waits for an upload's processing before answering 202 (the
+   * client then polls GET /api/v1/media/:id); 0 leaves all processing to the media job.
+   */
+  mediaSyncWaitMs: number;
   maxPollOptions: number;
   /** Poll limits beside maxPollOptions (Mastodon's PollOptionsValidator / PollExpirationValidator). */
   maxPollOptionChars: number;
@@ -62,6 +67,15 @@ export interface Config {
   jobsAutorun: boolean;
   /** Adds the benchmark's baseline routes (bench/run.ts); never on in production. */
   benchRoutes: boolean;
+  /** Open streaming connections (WebSocket and SSE) per account. */
+  streamingMaxPerUser: number;
+  /**
+   * Open streaming connections per client address. Behind a reverse proxy every client has
+   * the proxy's address: raise it there.
+   */
+  streamingMaxPerIp: number;
+  /** Bytes a streaming connection may have waiting to be sent; a client past it is dropped. */
+  streamingBufferBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -88,6 +102,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   maxImageBytes: { kind: "int", min: 1024, def: 16 * 1024 * 1024 },
   maxStatusChars: { kind: "int", min: 1, max: 100000, def: 500 },
   maxMediaAttachments: { kind: "int", min: 0, max: 20, def: 4 },
+  mediaSyncWaitMs: { kind: "int", min: 0, max: 600_000, def: 10_000 },
   maxPollOptions: { kind: "int", min: 2, max: 20, def: 4 },
   maxPollOptionChars: { kind: "int", min: 1, max: 1000, def: 50 },
   minPollExpiration: { kind: "int", min: 1, def: 300 },
@@ -105,6 +120,9 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   poolIdleMs: { kind: "int", min: 100, def: 30_000 },
   jobsAutorun: { kind: "bool", def: true },
   benchRoutes: { kind: "bool", def: false },
+  streamingMaxPerUser: { kind: "int", min: 1, max: 100_000, def: 32 },
+  streamingMaxPerIp: { kind: "int", min: 1, max: 1_000_000, def: 512 },
+  streamingBufferBytes: { kind: "int", min: 4096, def: 1024 * 1024 },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();

@@ -9,15 +9,21 @@ import { registerInstanceRoutes } from "./routes/api/instance.ts";
 import { registerCustomEmojisRoutes } from "./routes/api/v1/custom-emojis.ts";
 import { registerDiscoveryRoutes } from "./routes/well-known.ts";
 import { registerMediaFileRoutes } from "./routes/media-files.ts";
+import { registerMediaRoutes } from "./routes/api/v1/media.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
 import { registerBenchRoutes } from "./routes/bench.ts";
 import { registerNotificationsRoutes } from "./routes/api/v1/notifications.ts";
+import { registerNotificationGroupsRoutes } from "./routes/api/v2/notifications.ts";
+import { registerNotificationPolicyRoutes } from "./routes/api/v2/notification-policy.ts";
+import { registerNotificationRequestsRoutes } from "./routes/api/v1/notification-requests.ts";
 import { registerAccountRelationshipsRoutes } from "./routes/api/v1/account-relationships.ts";
 import { registerFollowRequestsRoutes } from "./routes/api/v1/follow-requests.ts";
 import { registerBlocksMutesRoutes } from "./routes/api/v1/blocks-mutes.ts";
 import { registerDomainBlocksRoutes } from "./routes/api/v1/domain-blocks.ts";
 import { registerFollowsRoutes } from "./routes/api/v1/follows.ts";
 import { registerEndorsementsRoutes } from "./routes/api/v1/endorsements.ts";
+import { registerTagsRoutes } from "./routes/api/v1/tags.ts";
+import { registerFeaturedTagsRoutes } from "./routes/api/v1/featured-tags.ts";
 import { registerTimelinesRoutes } from "./routes/api/v1/timelines.ts";
 import { registerAccountStatusesRoutes } from "./routes/api/v1/account-statuses.ts";
 import { registerListsRoutes } from "./routes/api/v1/lists.ts";
@@ -37,6 +43,7 @@ import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
+import { registerStreamingRoutes } from "./routes/api/v1/streaming.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -51,13 +58,19 @@ export function registerRoutes(app: App, r: Router): void {
   registerCustomEmojisRoutes(app, r);
   registerDiscoveryRoutes(app, r);
   registerMediaFileRoutes(app, r);
+  registerMediaRoutes(app, r);
+  registerNotificationPolicyRoutes(app, r);
+  registerNotificationRequestsRoutes(app, r);
   registerNotificationsRoutes(app, r);
+  registerNotificationGroupsRoutes(app, r);
   registerAccountRelationshipsRoutes(app, r);
   registerFollowRequestsRoutes(app, r);
   registerBlocksMutesRoutes(app, r);
   registerDomainBlocksRoutes(app, r);
   registerFollowsRoutes(app, r);
   registerEndorsementsRoutes(app, r);
+  registerTagsRoutes(app, r);
+  registerFeaturedTagsRoutes(app, r);
   registerTimelinesRoutes(app, r);
   registerAccountStatusesRoutes(app, r);
   registerListsRoutes(app, r);
@@ -76,5 +89,6 @@ export function registerRoutes(app: App, r: Router): void {
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);
   registerAuthorizeInteractionRoutes(app, r);
+  registerStreamingRoutes(app, r);
   if (app.config.benchRoutes) registerBenchRoutes(app, r);
 }

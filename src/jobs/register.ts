@@ -6,10 +6,12 @@ import { handleFeedMerge } from "./handlers/feed-merge.ts";
 import { handleScheduledStatusPublish } from "./handlers/scheduled-status-publish.ts";
 import { handlePollEnd } from "./handlers/poll-end.ts";
 import { POLL_END_JOB } from "../services/polls.ts";
+import { trimTagHistory } from "./handlers/tag-history-trim.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
 import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
+import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 
 const HOUR = 3600_000;
 
@@ -28,5 +30,10 @@ export function registerJobHandlers(app: App): void {
   // rebuild never delays fan-outs or deliveries.
   app.jobs.register(REBUILD_JOB, handleSearchRebuild, { queue: "search" });
   app.jobs.register(AUTHOR_JOB, handleSearchAuthor, { queue: "search" });
+  app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
+  // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.
+  app.jobs.register("media.process", handleMediaProcess, { queue: "media" });
+  app.jobs.register("media.remove_files", handleMediaRemoveFiles);
+  app.jobs.every("media.cleanup", HOUR, cleanupMedia);
 }

@@ -37,6 +37,8 @@ export interface StatusDocument {
 
 /** Indexed text per status: a remote post may be far longer than any search needs. */
 export const MAX_INDEXED_CHARS = 20_000;
+/** HTML read per status: enough markup around MAX_INDEXED_CHARS of text. */
+const MAX_INDEXED_HTML = 5 * MAX_INDEXED_CHARS;
 
 // Mastodon's `embed` is a link whose preview card is a video (oEmbed). Roost fetches no preview
 // cards yet, so a link to one of the big video hosts stands for it.
@@ -91,7 +93,9 @@ export function statusProperties(s: Status, media: MediaAttachment[]): StatusPro
  * post that is neither public from an author who opted in nor in any local account's library.
  */
 export function statusDocument(d: StatusDocumentInput): StatusDocument | null {
-  const s = d.status;
+  // Only the start of a huge post is read (a remote one may be a megabyte of HTML): its text is
+  // cut at MAX_INDEXED_CHARS anyway, and turning all of it into text would stall the server.
+  const s = { ...d.status, content: d.status.content.slice(0, MAX_INDEXED_HTML), spoilerText: d.status.spoilerText.slice(0, MAX_INDEXED_CHARS) };
   if (s.reblogOfId !== null || s.deletedAt !== null) return null;
   const scope: string[] = [];
   if (s.visibility === "public" && d.author.indexable) scope.push(PUBLIC_WORD);

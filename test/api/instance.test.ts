@@ -39,9 +39,10 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   assert.equal(i.domain, c.domain);
   assert.equal(i.title, "Roost Test");
   // What is not served yet is not advertised (services/capabilities.ts; the documents with every
-  // capability on are checked in instance-capabilities.test.ts): a 4.2 document, no api_versions.
+  // capability on are checked in instance-capabilities.test.ts): a 4.2 release (no link
+  // timeline yet), and API level 2 because grouped notifications are served.
   assert.equal(i.version, "4.2.0 (compatible; roost 0.1.0)");
-  assert.equal("api_versions" in i, false);
+  assert.deepEqual(i.api_versions, { mastodon: 2 });
   assert.match(i.source_url, /^https:\/\//);
   assert.equal(i.description, "Birds of a feather");
   assert.equal(i.usage.users.active_month, 1); // alice's request above; instance reads ignore tokens
@@ -51,12 +52,13 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   assert.deepEqual(i.languages, ["en"]);
 
   const conf = i.configuration;
-  assert.equal(conf.urls.streaming, null);
+  // The streaming API lives on the same host (ws:// for this plain-http test server).
+  assert.equal(conf.urls.streaming, `ws://${s.app.config.domain}`);
   assert.equal(conf.urls.status, null);
   assert.equal(conf.urls.terms_of_service, null);
   assert.equal("vapid" in conf, false);
   assert.deepEqual(conf.accounts, {
-    max_featured_tags: 0,
+    max_featured_tags: 10,
     max_pinned_statuses: 5,
     max_display_name_length: 30,
     max_note_length: 500,
@@ -64,9 +66,9 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
     profile_field_name_limit: 255,
     profile_field_value_limit: 255,
   });
-  assert.deepEqual(conf.statuses, { max_characters: 1234, max_media_attachments: 0, characters_reserved_per_url: 23 });
-  // Only avatars and headers can be uploaded so far; their limits still apply.
-  assert.deepEqual(conf.media_attachments.supported_mime_types, ["image/png", "image/jpeg", "image/gif", "image/webp"]);
+  assert.deepEqual(conf.statuses, { max_characters: 1234, max_media_attachments: 6, characters_reserved_per_url: 23 });
+  // Exactly what the media API accepts: images so far (video and audio come later).
+  assert.deepEqual(conf.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]);
   assert.equal(conf.media_attachments.image_size_limit, 2_000_000);
   assert.equal(conf.media_attachments.video_size_limit, 9_000_000);
   assert.equal(conf.media_attachments.image_matrix_limit, 33_177_600);
@@ -121,16 +123,16 @@ test("v1 instance: legacy shape, stats, Deprecation header; registrations and no
   assert.equal(i.version, "4.2.0 (compatible; roost 0.1.0)");
   assert.equal(i.short_description, s.app.config.description);
   assert.equal(i.email, "");
-  assert.deepEqual(i.urls, { streaming_api: null });
+  assert.deepEqual(i.urls, { streaming_api: `ws://${s.app.config.domain}` });
   // The unconfirmed user does not count.
   assert.deepEqual(i.stats, { user_count: 1, status_count: 0, domain_count: 1 });
   assert.equal(i.thumbnail, `${s.app.baseUrl}/instance/thumbnail.png`);
   assert.equal(i.registrations, true);
   assert.equal(i.approval_required, true);
   assert.equal(i.invites_enabled, false);
-  assert.deepEqual(i.configuration.accounts, { max_featured_tags: 0 });
+  assert.deepEqual(i.configuration.accounts, { max_featured_tags: 10 });
   assert.equal(i.configuration.statuses.max_characters, 777);
-  assert.equal(i.configuration.statuses.max_media_attachments, 0);
+  assert.equal(i.configuration.statuses.max_media_attachments, 4);
   assert.deepEqual(i.configuration.polls, { max_options: 4, max_characters_per_option: 50, min_expiration: 300, max_expiration: 2629746 });
   assert.equal(i.contact_account, null);
   assert.deepEqual(i.rules, []);
