@@ -19,6 +19,9 @@ import { STATUS_JSON_CACHE } from "./serializers/status.ts";
 import { StandardReasonResponse } from "./http/node-response.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
+import { hasJobNamed } from "./jobs/job-store.ts";
+import { installFuzzyNames } from "./search/fuzzy-names.ts";
+import { isStatusIndexPending, REBUILD_JOB } from "./search/status-index.ts";
 import { EventBus } from "./events/bus.ts";
 
 export interface CreateAppOptions {
@@ -69,8 +72,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Search's start: the name matcher's row watches (installed like the read caches), and the
+ * background build of the status index when statuses predate it (an upgraded instance).
+ */
+export function startSearch(app: App): void {
+  installFuzzyNames(app);
+  if (isStatusIndexPending(app.db) && !hasJobNamed(app.db, REBUILD_JOB)) app.jobs.enqueue(REBUILD_JOB, {});
+}
+
 export async function startServer(app: App, opts: { host: string; port: number }): Promise<RunningServer> {
   installReadCaches(app);
+  startSearch(app);
   const http = createHttpApp(app);
   const server = createServer({ ServerResponse: StandardReasonResponse }, toNodeHandler(http.h3));
   const sockets = attachWebSocketUpgrades(server, http.h3);

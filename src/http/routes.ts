@@ -36,6 +36,7 @@ import { registerPollsRoutes } from "./routes/api/v1/polls.ts";
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
 import { registerSearchRoutes } from "./routes/api/v2/search.ts";
+import { registerDirectoryRoutes } from "./routes/api/v1/directory.ts";
 import { registerFiltersV1Routes } from "./routes/api/v1/filters.ts";
 import { registerFiltersV2Routes } from "./routes/api/v2/filters.ts";
 import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts";
@@ -81,6 +82,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerPollsRoutes(app, r);
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);
+  registerDirectoryRoutes(app, r);
   registerReportsRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);

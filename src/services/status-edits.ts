@@ -11,6 +11,7 @@ import { findStatusById, type Status, updateStatusContent } from "../storage/sta
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import type { User } from "../storage/users.ts";
 import { onStatusUpdated } from "../federation/outbox/hooks.ts";
+import { indexStatuses } from "../search/status-index.ts";
 import { notify, notifyStatusUpdate } from "./notifications.ts";
 import { applyPollEdit } from "./poll-drafts.ts";
 import { type PollInput, validatePoll } from "./poll-rules.ts";
@@ -114,6 +115,7 @@ export function editStatus(
     silenceMentionsExcept(db, status.id, mentions.map((m) => m.id));
     const tagIds = uniqueHashtags(text).map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: now }));
     setStatusTags(db, status.id, tagIds);
+    indexStatuses(db, [status.id]);
     const updated = findStatusById(db, status.id)!;
     const pollNow = updated.pollId ? findPollById(db, updated.pollId) : undefined;
     insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now, nextIds, pollNow?.options ?? null));

@@ -32,6 +32,7 @@ import {
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import { findUserByAccountId, type User } from "../storage/users.ts";
 import { onStatusCreated, onStatusDeleting } from "../federation/outbox/hooks.ts";
+import { indexStatuses } from "../search/status-index.ts";
 import { attachPoll, localPollDraft, type PollDraft } from "./poll-drafts.ts";
 import { type PollInput, validatePoll } from "./poll-rules.ts";
 import { deleteStatusMedia } from "./media-cleanup.ts";
@@ -295,6 +296,7 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     if (parent && (d.visibility === "public" || d.visibility === "unlisted")) adjustStatusCounter(db, parent.id, "replies_count", 1);
     app.jobs.enqueue("status.fanout", { statusId: id });
     if (d.idempotencyKey) saveIdempotencyKey(db, d.author.id, d.idempotencyKey, id, now);
+    indexStatuses(db, [id]);
     const saved = findStatusById(db, id)!;
     onStatusCreated(app, saved);
     publishNewPublicStatus(app, saved);
@@ -326,5 +328,8 @@ export function deleteStatus(app: App, status: Status, opts: { deleteMedia?: boo
     }
     if (counted) adjustAuthorStatusesCount(db, status.accountId, -1);
     deleteStatusRow(db, status.id);
+    // The status's own index entry goes with the row (a trigger); a local boost's original
+    // leaves the booster's library.
+    if (status.reblogOfId && status.local) indexStatuses(db, [status.reblogOfId]);
   });
 }

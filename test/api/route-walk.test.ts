@@ -24,6 +24,7 @@ const PARAM_NAMES = [
   "whole_word", "phrase", "irreversible", "status_id",
   "name", "avatar_description", "header_description", "attribution_domains", "show_media", "show_featured",
   "grouped_types", "expand_accounts", "include_filtered", "for_not_following", "for_private_mentions", "filter_not_following",
+  "resolve", "following", "exclude_unreviewed", "order",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {
