@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { registerBackupCommands } from "./commands/backup.ts";
+import { registerEmojiCommands } from "./commands/emoji.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerMigrateCommand } from "./commands/migrate.ts";
 import { registerServeCommand } from "./commands/serve.ts";
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerTokenCommands(program);
   registerBackupCommands(program);
   registerMigrateCommand(program);
+  registerEmojiCommands(program);
   return program;
 }
 

@@ -28,25 +28,29 @@ test("custom emojis: listed local emojis with static PNGs; unlisted ones only in
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("cache-control"), PUBLIC_5_MIN);
   const base = s.app.baseUrl;
+  // Stored under random names (no URL guessable from an id), the static PNG beside each.
+  const fileUrl = (e: { file: string | null }, suffix = "") => `${base}/system/${e.file!.replace(/\.[a-z]+$/, suffix)}`;
+  assert.match(blob.file!, /^emojis\/[A-Za-z0-9_-]{12,}\.png$/);
+  assert.doesNotMatch(blob.file!, new RegExp(blob.id));
   assert.deepEqual(res.body, [
     {
       shortcode: "blobcat",
-      url: `${base}/system/emojis/${blob.id}.png`,
-      static_url: `${base}/system/emojis/${blob.id}_static.png`,
+      url: fileUrl(blob, ".png"),
+      static_url: fileUrl(blob, "_static.png"),
       visible_in_picker: true,
       category: "Blobs",
     },
     // No category: the key is left out, as Mastodon does.
     {
       shortcode: "party_parrot",
-      url: `${base}/system/emojis/${party.id}.gif`,
-      static_url: `${base}/system/emojis/${party.id}_static.png`,
+      url: fileUrl(party, ".gif"),
+      static_url: fileUrl(party, "_static.png"),
       visible_in_picker: true,
     },
   ]);
   // The files are under media/emojis/; the static version is a PNG.
-  assert.ok(existsSync(join(s.app.mediaDir, `emojis/${party.id}.gif`)));
-  const staticPng = readFileSync(join(s.app.mediaDir, `emojis/${party.id}_static.png`));
+  assert.ok(existsSync(join(s.app.mediaDir, party.file!)));
+  const staticPng = readFileSync(join(s.app.mediaDir, party.file!.replace(/\.gif$/, "_static.png")));
   assert.equal(staticPng.subarray(1, 4).toString("latin1"), "PNG");
 
   // Unlisted emojis still render in posts: the lookup finds them and says visible_in_picker false.
@@ -54,7 +58,8 @@ test("custom emojis: listed local emojis with static PNGs; unlisted ones only in
   assert.deepEqual(found.map((e) => e.shortcode), ["blobcat", "secret"]);
   const secret = toApiCustomEmoji(s.app, found[1]);
   assert.equal(secret.visible_in_picker, false);
-  assert.equal(secret.url, `${base}/system/emojis/${found[1].id}.webp`);
+  assert.equal(secret.url, `${base}/system/${found[1].file}`);
+  assert.match(found[1].file!, /^emojis\/.+\.webp$/);
   assert.equal("category" in toApiCustomEmoji(s.app, found[0]), false);
   assert.deepEqual(findEmojisByShortcodes(s.app.db, ["blobcat"], "remote.example"), []);
 });

@@ -26,7 +26,9 @@ export function upsertRemoteEmojis(app: App, domain: string, emojis: ParsedEmoji
           uri: e.uri,
           file: null,
           contentType: null,
+          imageSize: null,
           remoteUrl: e.url,
+          fetchError: null,
           category: null,
           // Remote emojis never show in our picker (listPickerEmojis is local only).
           visibleInPicker: false,
