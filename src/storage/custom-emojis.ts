@@ -44,7 +44,11 @@ function rowToCustomEmoji(r: Row): CustomEmoji {
 }
 
 
-/** Enabled emojis of `domain` (null: local) whose shortcodes are in the list, one query. */
+/**
+ * Enabled emojis of `domain` (null: local) whose shortcodes are in the list, one query. A
+ * remote emoji counts only once its image is copied here (emoji.fetch): one refused or not yet
+ * fetched is left out, and its shortcode stays text.
+ */
 export function findEmojisByShortcodes(db: DB, shortcodes: string[], domain: string | null): CustomEmoji[] {
   const uniq = [...new Set(shortcodes)];
   if (uniq.length === 0) return [];
@@ -52,7 +56,7 @@ export function findEmojisByShortcodes(db: DB, shortcodes: string[], domain: str
     db,
     `SELECT * FROM custom_emojis
      WHERE shortcode IN (SELECT value FROM json_each(@codes)) AND coalesce(lower(domain), '') = coalesce(@domain, '')
-       AND disabled = 0
+       AND disabled = 0 AND (domain IS NULL OR file IS NOT NULL)
      ORDER BY shortcode`,
   ).all({ codes: JSON.stringify(uniq), domain: domain?.toLowerCase() ?? null }) as Row[];
   return rows.map(rowToCustomEmoji);
