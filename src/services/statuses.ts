@@ -38,6 +38,7 @@ import { deleteStatusMedia } from "./media-cleanup.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 import { attachStatusMedia, resolveStatusMedia } from "./status-media.ts";
 import { canViewStatus } from "./visibility.ts";
+import { CARD_FETCH_JOB, wantsCard } from "./preview-cards.ts";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
 export const MAX_MULTI_GET = 20;
@@ -293,6 +294,8 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     if (d.visibility !== "direct") adjustAuthorStatusesCount(db, d.author.id, 1, createdAt);
     if (parent && (d.visibility === "public" || d.visibility === "unlisted")) adjustStatusCounter(db, parent.id, "replies_count", 1);
     app.jobs.enqueue("status.fanout", { statusId: id });
+    // The seed: no crawl for a post with a content warning. One attempt, as Mastodon's LinkCrawlWorker.
+    if (wantsCard(d)) app.jobs.enqueue(CARD_FETCH_JOB, { statusId: id }, { maxAttempts: 1 });
     if (d.idempotencyKey) saveIdempotencyKey(db, d.author.id, d.idempotencyKey, id, now);
     const saved = findStatusById(db, id)!;
     onStatusCreated(app, saved);
