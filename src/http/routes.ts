@@ -39,6 +39,7 @@ import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
+import { registerOEmbedRoutes } from "./routes/oembed.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -51,6 +52,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerProfileRoutes(app, r);
   registerInstanceRoutes(app, r);
   registerCustomEmojisRoutes(app, r);
+  registerOEmbedRoutes(app, r);
   registerDiscoveryRoutes(app, r);
   registerMediaFileRoutes(app, r);
   registerMediaRoutes(app, r);

@@ -7,7 +7,7 @@ import { Parser } from "htmlparser2";
 export const CARD_URL_MAX = 2692;
 
 /** A cheap test before parsing: does the HTML hold an http(s) link at all? */
-export const mayHaveCardLink = (html: string) => /<a\s[^>]*href="https?:/i.test(html);
+export const mayHaveCardLink = (html: string) => html.includes('href="http');
 
 export function firstCardLink(html: string, opts: { localHost: string; mentionUrls: Set<string> }): string | null {
   if (!mayHaveCardLink(html)) return null;
@@ -33,7 +33,8 @@ export function firstCardLink(html: string, opts: { localHost: string; mentionUr
     },
     { decodeEntities: true },
   );
-  parser.write(html);
+  // In slices, stopping at the first link: a long remote post costs only what precedes it.
+  for (let i = 0; i < html.length && found === null; i += 16_384) parser.write(html.slice(i, i + 16_384));
   parser.end();
   return found;
 }
