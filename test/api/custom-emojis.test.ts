@@ -108,3 +108,37 @@ test("custom emojis: not cached publicly when the instance disallows anonymous A
   const authed = await s.req(alice, "GET", "/api/v1/custom_emojis");
   assert.equal(authed.headers.get("cache-control"), "private, no-store");
 });
+
+test("custom emojis in a post, its CW, a display name and a bio fill `emojis`; the Note carries Emoji tags", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const blob = await createCustomEmoji(s.app, { shortcode: "blobcat", data: await image("png"), contentType: "image/png" });
+  const secret = await createCustomEmoji(s.app, { shortcode: "secret", data: await image("gif"), contentType: "image/gif", visibleInPicker: false });
+  const base = s.app.baseUrl;
+  const entity = (e: typeof blob) => ({
+    shortcode: e.shortcode,
+    url: `${base}/system/${e.file}`,
+    static_url: `${base}/system/${e.file!.replace(/\.[a-z]+$/, "_static.png")}`,
+    visible_in_picker: e.visibleInPicker,
+  });
+
+  const st = await s.api(alice, "POST", "/api/v1/statuses", { status: "hi :blobcat: :nope: :secret::blobcat:", spoiler_text: "cw :secret:" });
+  // Each known emoji once (text and CW); unknown ones stay text.
+  assert.equal(st.emojis.length, 2);
+  assert.deepEqual(new Set(st.emojis.map((e: { shortcode: string }) => e.shortcode)), new Set(["blobcat", "secret"]));
+  for (const e of st.emojis) assert.deepEqual(e, entity(e.shortcode === "blobcat" ? blob : secret));
+
+  const me = await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { display_name: "Alice :blobcat:", note: "I like :secret:" });
+  assert.deepEqual(new Set(me.emojis.map((e: { shortcode: string }) => e.shortcode)), new Set(["blobcat", "secret"]));
+
+  // The Note as peers fetch it: one Emoji tag per emoji, its id resolvable, icon our file.
+  const res = await fetch(st.uri, { headers: { accept: "application/activity+json" } });
+  const note = await res.json();
+  const tags = (note.tag as { type: string; name: string; id: string; icon: { url: string; mediaType: string } }[]).filter((x) => x.type === "Emoji");
+  assert.deepEqual(tags.map((x) => x.name).sort(), [":blobcat:", ":secret:"]);
+  const tag = tags.find((x) => x.name === ":secret:")!;
+  assert.deepEqual([tag.id, tag.icon.url, tag.icon.mediaType], [`${base}/emojis/${secret.id}`, `${base}/system/${secret.file}`, "image/gif"]);
+  const obj = await (await fetch(tag.id, { headers: { accept: "application/activity+json" } })).json();
+  assert.deepEqual([obj.type, obj.name, obj.icon.url], ["Emoji", ":secret:", `${base}/system/${secret.file}`]);
+});
