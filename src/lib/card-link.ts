@@ -1,5 +1,5 @@
 // Which link of a post gets a preview card: the first `<a href>` of its HTML that is not a
-// mention or hashtag (microformats `u-url`/`h-card`, `rel=tag`, or the URL of a mentioned
+// mention or hashtag (microformats `u-url`/`h-card`, `rel=tag`, classes `mention`/`hashtag`, or the URL of a mentioned
 // account), not on this server, http(s), and short enough (Mastodon's FetchLinkCardService).
 import { Parser } from "htmlparser2";
 
@@ -18,7 +18,8 @@ export function firstCardLink(html: string, opts: { localHost: string; mentionUr
       onopentag(name, attrs) {
         if (found !== null || name !== "a" || !attrs.href) return;
         const rel = (attrs.rel ?? "").toLowerCase().split(/\s+/);
-        if (rel.includes("tag") || /u-url|h-card/.test(attrs.class ?? "") || opts.mentionUrls.has(attrs.href)) return;
+        // Our sanitiser rewrites a remote link's rel, so the `mention` / `hashtag` classes count too.
+        if (rel.includes("tag") || /u-url|h-card|\b(mention|hashtag)\b/.test(attrs.class ?? "") || opts.mentionUrls.has(attrs.href)) return;
         let url: URL;
         try {
           url = new URL(attrs.href);
