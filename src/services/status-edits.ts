@@ -19,6 +19,7 @@ import { retireMediaExcept, updateMediaDescription } from "../storage/media-uplo
 import { attachStatusMedia, type MediaAttributesInput, mediaAttributeChanges, resolveStatusMedia } from "./status-media.ts";
 import { cardAfterEdit } from "./preview-cards.ts";
 import { deliverableMentions, knownAccountResolver, validateStatusText } from "./statuses.ts";
+import { publishEditedStatus } from "./stream-events.ts";
 
 export interface EditInput {
   /** `status`: omitted means empty text. */
@@ -123,6 +124,7 @@ export function editStatus(
       if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });
     }
     notifyStatusUpdate(app, updated);
+    publishEditedStatus(app, updated);
     onStatusUpdated(app, updated);
     return updated;
   });
