@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { registerBackupCommands } from "./commands/backup.ts";
+import { registerEmojiCommands } from "./commands/emoji.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerMigrateCommand } from "./commands/migrate.ts";
 import { registerSearchCommands } from "./commands/search.ts";
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerBackupCommands(program);
   registerMigrateCommand(program);
   registerSearchCommands(program);
+  registerEmojiCommands(program);
   return program;
 }
 

@@ -5,6 +5,7 @@ import { tx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { notify, notifyStatusUpdate } from "../services/notifications.ts";
 import { applyRemotePoll } from "../services/poll-drafts.ts";
+import { cardAfterEdit } from "../services/preview-cards.ts";
 import { snapshot as statusSnapshot } from "../services/status-edits.ts";
 import { indexStatuses } from "../search/status-index.ts";
 import { publishEditedStatus } from "../services/stream-events.ts";
@@ -81,6 +82,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
         language: note.language,
         editedAt,
       });
+      cardAfterEdit(app, current.id, note.content !== current.content, { spoilerText: note.spoilerText, content: note.content });
     } else {
       updateRemoteStatusFlags(db, current.id, { sensitive: note.sensitive, language: note.language });
     }

@@ -43,6 +43,7 @@ import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
+import { registerOEmbedRoutes } from "./routes/oembed.ts";
 import { registerStreamingRoutes } from "./routes/api/v1/streaming.ts";
 
 /** Every HTTP route of the server, one module per resource. */
@@ -56,6 +57,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerProfileRoutes(app, r);
   registerInstanceRoutes(app, r);
   registerCustomEmojisRoutes(app, r);
+  registerOEmbedRoutes(app, r);
   registerDiscoveryRoutes(app, r);
   registerMediaFileRoutes(app, r);
   registerMediaRoutes(app, r);

@@ -12,6 +12,8 @@ import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
 import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
+import { handleCardFetch } from "./handlers/card-fetch.ts";
+import { CARD_FETCH_JOB } from "../services/preview-cards.ts";
 
 const HOUR = 3600_000;
 
@@ -36,4 +38,6 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register("media.process", handleMediaProcess, { queue: "media" });
   app.jobs.register("media.remove_files", handleMediaRemoveFiles);
   app.jobs.every("media.cleanup", HOUR, cleanupMedia);
+  // Waits on other sites (up to 10 s a page): its own queue, so it never holds media or feeds.
+  app.jobs.register(CARD_FETCH_JOB, handleCardFetch, { queue: "cards" });
 }

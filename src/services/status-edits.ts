@@ -18,6 +18,7 @@ import { type PollInput, validatePoll } from "./poll-rules.ts";
 import { findMediaByStatusIds } from "../storage/media-attachments.ts";
 import { retireMediaExcept, updateMediaDescription } from "../storage/media-uploads.ts";
 import { attachStatusMedia, type MediaAttributesInput, mediaAttributeChanges, resolveStatusMedia } from "./status-media.ts";
+import { cardAfterEdit } from "./preview-cards.ts";
 import { deliverableMentions, knownAccountResolver, validateStatusText } from "./statuses.ts";
 import { publishEditedStatus } from "./stream-events.ts";
 
@@ -110,6 +111,7 @@ export function editStatus(
       attachStatusMedia(app, status.id, nextIds);
     }
     updateStatusContent(db, status.id, { text, content, spoilerText, sensitive, language, editedAt: now });
+    cardAfterEdit(app, status.id, content !== status.content, { spoilerText, content });
     const mentionedBefore = new Set(activeMentionAccountIds(db, status.id));
     for (const m of mentions) insertMention(db, { id: app.ids.next(), statusId: status.id, accountId: m.id, createdAt: now });
     silenceMentionsExcept(db, status.id, mentions.map((m) => m.id));

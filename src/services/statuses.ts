@@ -39,6 +39,7 @@ import { deleteStatusMedia } from "./media-cleanup.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 import { attachStatusMedia, resolveStatusMedia } from "./status-media.ts";
 import { canViewStatus } from "./visibility.ts";
+import { CARD_FETCH_JOB, wantsCard } from "./preview-cards.ts";
 import { publishDeletedStatus, publishNewPublicStatus } from "./stream-events.ts";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
@@ -295,6 +296,8 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     if (d.visibility !== "direct") adjustAuthorStatusesCount(db, d.author.id, 1, createdAt);
     if (parent && (d.visibility === "public" || d.visibility === "unlisted")) adjustStatusCounter(db, parent.id, "replies_count", 1);
     app.jobs.enqueue("status.fanout", { statusId: id });
+    // The seed: no crawl for a post with a content warning. One attempt, as Mastodon's LinkCrawlWorker.
+    if (wantsCard(d)) app.jobs.enqueue(CARD_FETCH_JOB, { statusId: id }, { maxAttempts: 1 });
     if (d.idempotencyKey) saveIdempotencyKey(db, d.author.id, d.idempotencyKey, id, now);
     indexStatuses(db, [id]);
     const saved = findStatusById(db, id)!;
