@@ -1,5 +1,5 @@
 import type { App } from "../app.ts";
-import { mediaUrl } from "../lib/urls.ts";
+import { mediaStore } from "../media/store.ts";
 import { type CustomEmoji, emojiStaticFile } from "../storage/custom-emojis.ts";
 
 export interface ApiCustomEmoji {
@@ -18,9 +18,9 @@ export function toApiCustomEmoji(app: App, e: CustomEmoji, opts: { withCategory?
   let url: string;
   let staticUrl: string;
   if (e.file) {
-    url = mediaUrl(app.baseUrl, e.file);
+    url = mediaStore(app).url(e.file);
     // Local emojis carry a static PNG written at upload; remote copies may not.
-    staticUrl = e.domain === null ? mediaUrl(app.baseUrl, emojiStaticFile(e.file)) : url;
+    staticUrl = e.domain === null ? mediaStore(app).url(emojiStaticFile(e.file)) : url;
   } else {
     url = staticUrl = e.remoteUrl ?? "";
   }

@@ -1,9 +1,8 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { unprocessable } from "../errors.ts";
 import { Validation } from "../lib/validation.ts";
+import { mediaStore } from "../media/store.ts";
 import {
   type CustomEmoji,
   emojiStaticFile,
@@ -69,10 +68,14 @@ export async function createCustomEmoji(app: App, input: CreateCustomEmojiInput)
 
   const id = app.ids.next();
   const file = `emojis/${id}.${EXTENSIONS[sniffed!]}`;
-  const dir = join(app.mediaDir, "emojis");
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(app.mediaDir, file), input.data);
-  await writeFile(join(app.mediaDir, emojiStaticFile(file)), staticPng);
+  const store = mediaStore(app);
+  try {
+    await store.putData(file, input.data, sniffed!);
+    await store.putData(emojiStaticFile(file), staticPng, "image/png");
+  } catch (e) {
+    await store.remove([file, emojiStaticFile(file)]);
+    throw e;
+  }
   const now = app.now();
   try {
     tx(app.db, () => {
@@ -96,8 +99,7 @@ export async function createCustomEmoji(app: App, input: CreateCustomEmojiInput)
       });
     });
   } catch (e) {
-    await rm(join(app.mediaDir, file), { force: true });
-    await rm(join(app.mediaDir, emojiStaticFile(file)), { force: true });
+    await store.remove([file, emojiStaticFile(file)]);
     throw e;
   }
   return findEmojiById(app.db, id)!;
