@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { registerBackupCommands } from "./commands/backup.ts";
 import { registerInitCommand } from "./commands/init.ts";
+import { registerMediaCommands } from "./commands/media.ts";
 import { registerMigrateCommand } from "./commands/migrate.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerTokenCommands } from "./commands/token.ts";
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerTokenCommands(program);
   registerBackupCommands(program);
   registerMigrateCommand(program);
+  registerMediaCommands(program);
   return program;
 }
 
