@@ -9,6 +9,8 @@ import { stillName } from "../media/files.ts";
 import { sniffImageFormat } from "../media/image-types.ts";
 import { ensureStagingDir, newStagedPath, removeStaged } from "../media/staging.ts";
 import { mediaStore } from "../media/store.ts";
+
+export { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB, REMOTE_MEDIA_QUEUE } from "../media/remote-cache-jobs.ts";
 import { sniffUploadType } from "../media/upload-types.ts";
 import { type Account, findAccountById } from "../storage/accounts.ts";
 import { findMediaByStatusIds, type MediaAttachment } from "../storage/media-attachments.ts";
@@ -17,7 +19,7 @@ import { type CacheEntry, dropCacheEntry, findCacheEntry, insertCacheEntry, show
 import type { ProfileImageResult } from "../workers/image-tasks.ts";
 import type { MediaImageResult, ThumbnailResult } from "../workers/media-tasks.ts";
 
-// Local copies of remote media (issue 10 part 6), made by jobs (jobs/handlers/remote-media.ts)
+// Local copies of remote media (issue 10 part 6), made by jobs (media/remote-cache-jobs.ts)
 // so that clients never hot-link other servers. The file is fetched with the federation's safe
 // fetch (no private addresses, size and time limits), checked from its bytes, and processed by
 // the same image worker tasks as uploads (metadata stripped, previews, blurhash). Copies live in
@@ -25,20 +27,7 @@ import type { MediaImageResult, ThumbnailResult } from "../workers/media-tasks.t
 // (services/remote-media-prune.ts). A file that cannot be fetched or decoded is left at its
 // origin: the entity keeps showing remote_url.
 
-export const CACHE_STATUS_MEDIA_JOB = "media.cache_remote";
-export const CACHE_ACCOUNT_IMAGES_JOB = "account.cache_images";
-
 const FETCH_TIMEOUT_MS = 30_000;
-
-/** Enqueues the copy of a remote status's attachments (inside the transaction that stores them). */
-export function enqueueStatusMediaCache(app: App, statusId: Id): void {
-  if (app.config.cacheRemoteMedia) app.jobs.enqueue(CACHE_STATUS_MEDIA_JOB, { statusId }, { queue: "remote-media" });
-}
-
-/** Enqueues the copy of a remote account's avatar and header. */
-export function enqueueAccountImagesCache(app: App, accountId: Id): void {
-  if (app.config.cacheRemoteMedia) app.jobs.enqueue(CACHE_ACCOUNT_IMAGES_JOB, { accountId }, { queue: "remote-media" });
-}
 
 /** Fetches a remote file; undefined (logged by safeFetch) when it is unreachable, refused or too big. */
 async function download(app: App, url: string): Promise<Buffer | undefined> {

@@ -17,7 +17,7 @@ import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import type { ParsedNote } from "./parse/note.ts";
 import { localAudience, remoteAudience, resolveMentions } from "./remote-status-audience.ts";
 import { remoteMediaChange } from "./remote-media.ts";
-import { enqueueStatusMediaCache } from "./remote-media-cache.ts";
+import { enqueueStatusMediaCache } from "../media/remote-cache-jobs.ts";
 import { noteTags, storeNoteEmojis } from "./remote-note-links.ts";
 
 function snapshot(app: App, s: Status, mediaIds: Id[], at: number, pollOptions: string[] | null): void {

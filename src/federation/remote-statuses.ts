@@ -19,7 +19,7 @@ import { hostOf } from "./parse/common.ts";
 import { isWantedHere, localAudience, remoteAudience, resolveMentions } from "./remote-status-audience.ts";
 import { applyRemoteUpdate } from "./remote-status-edits.ts";
 import { remoteMediaDrafts } from "./remote-media.ts";
-import { enqueueStatusMediaCache } from "./remote-media-cache.ts";
+import { enqueueStatusMediaCache } from "../media/remote-cache-jobs.ts";
 import { noteTags, storeNoteEmojis } from "./remote-note-links.ts";
 import { enqueueThreadResolve } from "./thread-resolve.ts";
 

@@ -11,7 +11,7 @@ import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 import { handleCacheAccountImages, handleCacheStatusMedia, keepRemoteMediaBudget } from "./handlers/remote-media.ts";
-import { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB } from "../federation/remote-media-cache.ts";
+import { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB, REMOTE_MEDIA_QUEUE } from "../federation/remote-media-cache.ts";
 
 const HOUR = 3600_000;
 
@@ -33,7 +33,7 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register("media.remove_files", handleMediaRemoveFiles);
   app.jobs.every("media.cleanup", HOUR, cleanupMedia);
   // Copies of remote media: their own queue, so a slow peer never holds up uploads.
-  app.jobs.register(CACHE_STATUS_MEDIA_JOB, handleCacheStatusMedia, { queue: "remote-media" });
-  app.jobs.register(CACHE_ACCOUNT_IMAGES_JOB, handleCacheAccountImages, { queue: "remote-media" });
+  app.jobs.register(CACHE_STATUS_MEDIA_JOB, handleCacheStatusMedia, { queue: REMOTE_MEDIA_QUEUE });
+  app.jobs.register(CACHE_ACCOUNT_IMAGES_JOB, handleCacheAccountImages, { queue: REMOTE_MEDIA_QUEUE });
   app.jobs.every("media.cache_budget", HOUR, keepRemoteMediaBudget);
 }

@@ -156,3 +156,14 @@ export function dropCacheEntry(db: DB, e: CacheEntry): void {
   }
   deleteCacheEntry(db, e.kind, e.ownerId);
 }
+
+/** Whether a status has a remote attachment that could be copied and has no copy now. */
+export function hasUncachedRemoteMedia(db: DB, statusId: Id): boolean {
+  return (
+    stmt(
+      db,
+      `SELECT 1 FROM media_attachments WHERE status_id = ? AND remote_url IS NOT NULL AND file IS NULL AND thumbnail_file IS NULL
+         AND (type = 'image' OR thumbnail_remote_url IS NOT NULL) LIMIT 1`,
+    ).get(BigInt(statusId)) !== undefined
+  );
+}

@@ -84,11 +84,19 @@ test("remote photos, avatars and headers are cached, served from here, and prune
   assert.equal((await fetch(m.url)).status, 404);
   assert.equal(filesUnder(cacheDir).length, 3);
 
-  // Fetched again on demand; not from a private address when those are not allowed.
+  // Opening the status asked for a copy again (a job); not from a private address when those are not allowed.
   b.app.config.allowPrivateAddresses = false;
-  assert.equal(await cacheStatusMedia(b.app, first.id), 0);
+  await b.drainJobs();
+  assert.equal((await b.api(null, "GET", `/api/v1/statuses/${first.id}`)).media_attachments[0].url, photo.url);
   b.app.config.allowPrivateAddresses = true;
-  assert.equal(await cacheStatusMedia(b.app, first.id), 1);
+  assert.equal(await cacheStatusMedia(b.app, "1"), 0, "an unknown status has nothing to copy");
+  // One request per status and hour: an hour later, opening it asks again.
+  await b.api(carol, "GET", `/api/v1/statuses/${first.id}`);
+  await b.drainJobs();
+  assert.equal((await b.api(null, "GET", `/api/v1/statuses/${first.id}`)).media_attachments[0].url, photo.url);
+  b.app.now = () => Date.now() + 10 * DAY + 2 * 3_600_000;
+  await b.api(carol, "GET", `/api/v1/statuses/${first.id}`);
+  await b.drainJobs();
   assert.match((await b.api(carol, "GET", `/api/v1/statuses/${first.id}`)).media_attachments[0].url, new RegExp(`^${b.url}/system/cache/`));
 
   b.app.now = Date.now; // signatures are checked against the clock

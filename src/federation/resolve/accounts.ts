@@ -13,7 +13,7 @@ import { type ActorKey, isActorDocument, listActorKeys, parseApActor, parseHandl
 import { asArray, hostOf, httpUrl, idOf, isObject, sameOrigin, str } from "../parse/common.ts";
 import { type ApObject, FederationError } from "../types.ts";
 import { upsertRemoteEmojis } from "./emojis.ts";
-import { enqueueAccountImagesCache } from "../remote-media-cache.ts";
+import { enqueueAccountImagesCache } from "../../media/remote-cache-jobs.ts";
 import { webfinger } from "./webfinger-client.ts";
 
 const DAY = 86_400_000;
