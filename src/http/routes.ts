@@ -13,6 +13,9 @@ import { registerMediaRoutes } from "./routes/api/v1/media.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
 import { registerBenchRoutes } from "./routes/bench.ts";
 import { registerNotificationsRoutes } from "./routes/api/v1/notifications.ts";
+import { registerNotificationGroupsRoutes } from "./routes/api/v2/notifications.ts";
+import { registerNotificationPolicyRoutes } from "./routes/api/v2/notification-policy.ts";
+import { registerNotificationRequestsRoutes } from "./routes/api/v1/notification-requests.ts";
 import { registerAccountRelationshipsRoutes } from "./routes/api/v1/account-relationships.ts";
 import { registerFollowRequestsRoutes } from "./routes/api/v1/follow-requests.ts";
 import { registerBlocksMutesRoutes } from "./routes/api/v1/blocks-mutes.ts";
@@ -39,6 +42,7 @@ import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
+import { registerStreamingRoutes } from "./routes/api/v1/streaming.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -54,7 +58,10 @@ export function registerRoutes(app: App, r: Router): void {
   registerDiscoveryRoutes(app, r);
   registerMediaFileRoutes(app, r);
   registerMediaRoutes(app, r);
+  registerNotificationPolicyRoutes(app, r);
+  registerNotificationRequestsRoutes(app, r);
   registerNotificationsRoutes(app, r);
+  registerNotificationGroupsRoutes(app, r);
   registerAccountRelationshipsRoutes(app, r);
   registerFollowRequestsRoutes(app, r);
   registerBlocksMutesRoutes(app, r);
@@ -80,5 +87,6 @@ export function registerRoutes(app: App, r: Router): void {
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);
   registerAuthorizeInteractionRoutes(app, r);
+  registerStreamingRoutes(app, r);
   if (app.config.benchRoutes) registerBenchRoutes(app, r);
 }
