@@ -109,7 +109,11 @@ test("remote photos, avatars and headers are cached, served from here, and prune
   assert.deepEqual([orphaned.entries, orphaned.orphans], [1, 1]);
   assert.equal(filesUnder(cacheDir).length, 3, "the avatar and the first photo's two files");
 
-  // A byte budget evicts the oldest copies, interactions or not, until it is met.
+  // A byte budget evicts the oldest copies, interactions or not, until it is met: one byte
+  // under the total takes the oldest copy only (the avatar, copied first).
+  const oneLess = await pruneRemoteMedia(b.app, { maxBytes: orphaned.remainingBytes - 1, dryRun: true });
+  assert.equal(oneLess.entries, 1);
+  assert.ok(oneLess.remainingBytes < orphaned.remainingBytes - 1);
   const budget = await pruneRemoteMedia(b.app, { maxBytes: 0 });
   assert.equal(budget.entries, 2);
   assert.equal(budget.remainingBytes, 0);
