@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { registerBackupCommands } from "./commands/backup.ts";
 import { registerEmojiCommands } from "./commands/emoji.ts";
 import { registerInitCommand } from "./commands/init.ts";
+import { registerMediaCommands } from "./commands/media.ts";
 import { registerMigrateCommand } from "./commands/migrate.ts";
 import { registerSearchCommands } from "./commands/search.ts";
 import { registerServeCommand } from "./commands/serve.ts";
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerSearchCommands(program);
   registerEmojiCommands(program);
+  registerMediaCommands(program);
   return program;
 }
 

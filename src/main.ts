@@ -18,6 +18,7 @@ import { CREDENTIAL_EXTRAS_CACHE, EMBEDDED_ACCOUNTS_CACHE } from "./serializers/
 import { STATUS_JSON_CACHE } from "./serializers/status.ts";
 import { StandardReasonResponse } from "./http/node-response.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
+import { s3Settings } from "./media/s3-store.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
 import { hasJobNamed } from "./jobs/job-store.ts";
 import { installFuzzyNames } from "./search/fuzzy-names.ts";
@@ -32,6 +33,7 @@ export interface CreateAppOptions {
 /** Wires everything together. Importing this module has no side effects. */
 export function createApp(config: Config, opts: CreateAppOptions = {}): App {
   checkSecret(config);
+  if (config.mediaStorage === "s3") s3Settings(config);
   const log = opts.log ?? createLog(config.logLevel);
   const db = openDatabase(databasePath(config.dataDir));
   migrate(db);

@@ -20,6 +20,7 @@ import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import type { ParsedNote } from "./parse/note.ts";
 import { localAudience, remoteAudience, resolveMentions } from "./remote-status-audience.ts";
 import { remoteMediaChange } from "./remote-media.ts";
+import { enqueueStatusMediaCache } from "../media/remote-cache-jobs.ts";
 import { noteTags, storeNoteEmojis } from "./remote-note-links.ts";
 
 function snapshot(app: App, s: Status, mediaIds: Id[], at: number, pollOptions: string[] | null): void {
@@ -64,6 +65,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
       detachStatusMedia(db, current.id);
       for (const m of media.drafts) insertRemoteMedia(db, { ...m, statusId: current.id, createdAt: editedAt });
       mediaIds = media.drafts.map((m) => m.id);
+      if (media.drafts.length) enqueueStatusMediaCache(app, current.id);
     } else {
       for (const u of media.updates) updateRemoteMediaDetails(db, u.id, { ...u, at: editedAt });
     }

@@ -14,6 +14,8 @@ import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 import { handleCardFetch } from "./handlers/card-fetch.ts";
 import { CARD_FETCH_JOB } from "../services/preview-cards.ts";
+import { handleCacheAccountImages, handleCacheStatusMedia, keepRemoteMediaBudget } from "./handlers/remote-media.ts";
+import { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB, REMOTE_MEDIA_QUEUE } from "../federation/remote-media-cache.ts";
 
 const HOUR = 3600_000;
 
@@ -40,4 +42,8 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every("media.cleanup", HOUR, cleanupMedia);
   // Waits on other sites (up to 10 s a page): its own queue, so it never holds media or feeds.
   app.jobs.register(CARD_FETCH_JOB, handleCardFetch, { queue: "cards" });
+  // Copies of remote media: their own queue, so a slow peer never holds up uploads.
+  app.jobs.register(CACHE_STATUS_MEDIA_JOB, handleCacheStatusMedia, { queue: REMOTE_MEDIA_QUEUE });
+  app.jobs.register(CACHE_ACCOUNT_IMAGES_JOB, handleCacheAccountImages, { queue: REMOTE_MEDIA_QUEUE });
+  app.jobs.every("media.cache_budget", HOUR, keepRemoteMediaBudget);
 }

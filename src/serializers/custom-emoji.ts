@@ -1,5 +1,5 @@
 import type { App } from "../app.ts";
-import { mediaUrl } from "../lib/urls.ts";
+import { mediaStore } from "../media/store.ts";
 import { emojiStaticFile } from "../media/emoji-images.ts";
 import type { CustomEmoji } from "../storage/custom-emojis.ts";
 
@@ -19,9 +19,9 @@ export function toApiCustomEmoji(app: App, e: CustomEmoji, opts: { withCategory?
   let url: string;
   let staticUrl: string;
   if (e.file) {
-    url = mediaUrl(app.baseUrl, e.file);
+    url = mediaStore(app).url(e.file);
     // Every stored emoji (local, or a remote one copied here) has a static PNG beside it.
-    staticUrl = mediaUrl(app.baseUrl, emojiStaticFile(e.file));
+    staticUrl = mediaStore(app).url(emojiStaticFile(e.file));
   } else {
     url = staticUrl = e.remoteUrl ?? "";
   }

@@ -5,7 +5,7 @@ import { clipCodePoints, exceedsCodePoints } from "../lib/code-points.ts";
 import { escapeHtml, exceedsTextLimit, extractMentions, formatPlainText, type EntityExtractor } from "../lib/text-html.ts";
 import { Validation } from "../lib/validation.ts";
 import { hashtagExtractor } from "../lib/status-text.ts";
-import { removeMediaFiles } from "../media/files.ts";
+import { mediaStore } from "../media/store.ts";
 import { type Account, type ProfileField, findAccountByHandle, updateAccount } from "../storage/accounts.ts";
 import { type FieldSource, type ProfileSettings, updateFieldSources, updateProfileSettings } from "../storage/account-profile.ts";
 import { type Privacy, type User, updateUser } from "../storage/users.ts";
@@ -145,7 +145,7 @@ export async function updateProfile(app: App, account: Account, user: User, inpu
       if (data) stored[kind] = await storeProfileImage(app, account.id, kind, data);
     }
   } catch (err) {
-    await removeMediaFiles(app, Object.values(stored).flatMap((s) => s.written));
+    await mediaStore(app).remove(Object.values(stored).flatMap((s) => s.written));
     throw err;
   }
 
@@ -196,10 +196,10 @@ export async function updateProfile(app: App, account: Account, user: User, inpu
       onProfileUpdated(app, account);
     });
   } catch (err) {
-    await removeMediaFiles(app, Object.values(stored).flatMap((s) => s.written));
+    await mediaStore(app).remove(Object.values(stored).flatMap((s) => s.written));
     throw err;
   }
-  await removeMediaFiles(app, old);
+  await mediaStore(app).remove(old);
   return reloadViewer(app, account.id, user.id);
 }
 
@@ -214,7 +214,7 @@ export async function removeProfileImage(app: App, account: Account, user: User,
     updateAccount(app.db, account.id, { ...patch, updatedAt: app.now() });
     onProfileUpdated(app, account);
   });
-  await removeMediaFiles(app, files);
+  await mediaStore(app).remove(files);
   return reloadViewer(app, account.id, user.id);
 }
 

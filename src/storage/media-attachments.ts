@@ -149,7 +149,13 @@ export function findMediaByIds(db: DB, ids: Iterable<Id>): Map<Id, MediaAttachme
 
 /** A kept attachment's alt text, focus and blurhash after a remote edit. */
 export function updateRemoteMediaDetails(db: DB, id: Id, d: { description: string | null; blurhash: string | null; meta: MediaMeta; at: number }): void {
-  stmt(db, "UPDATE media_attachments SET description = @description, blurhash = @blurhash, meta = @meta, updated_at = @at WHERE id = @id").run({
+  // A local copy's preview size (meta.small) stays: the copy is of the same file.
+  stmt(
+    db,
+    `UPDATE media_attachments SET description = @description, blurhash = coalesce(@blurhash, blurhash), updated_at = @at,
+       meta = CASE WHEN json_extract(meta, '$.small') IS NULL THEN @meta ELSE json_set(@meta, '$.small', json_extract(meta, '$.small')) END
+     WHERE id = @id`,
+  ).run({
     id: BigInt(id),
     description: d.description,
     blurhash: d.blurhash,
@@ -165,12 +171,13 @@ export function detachStatusMedia(db: DB, statusId: Id): void {
 
 /**
  * Removes the media rows of a remote status that is being deleted, current and earlier
- * revisions' (nothing was downloaded, so there are no files to remove).
+ * revisions'. Local copies of them (remote_media_cache) are left to the cache's pruning,
+ * which removes copies nothing shows any more.
  */
 export function deleteRemoteStatusMedia(db: DB, statusId: Id): void {
   stmt(
     db,
-    `DELETE FROM media_attachments WHERE file IS NULL AND (status_id = @id OR id IN
+    `DELETE FROM media_attachments WHERE remote_url IS NOT NULL AND (status_id = @id OR id IN
        (SELECT j.value FROM status_edits e, json_each(e.media_ids) j WHERE e.status_id = @id))`,
   ).run({ id: BigInt(statusId) });
 }

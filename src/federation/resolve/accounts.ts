@@ -14,6 +14,7 @@ import { type ActorKey, isActorDocument, listActorKeys, parseApActor, parseHandl
 import { asArray, hostOf, httpUrl, idOf, isObject, sameOrigin, str } from "../parse/common.ts";
 import { type ApObject, FederationError } from "../types.ts";
 import { upsertRemoteEmojis } from "./emojis.ts";
+import { enqueueAccountImagesCache } from "../../media/remote-cache-jobs.ts";
 import { webfinger } from "./webfinger-client.ts";
 
 const DAY = 86_400_000;
@@ -119,7 +120,10 @@ export function upsertRemoteAccount(app: App, actor: ParsedActor, domain: string
       if (actor.suspended) setSuspension(app.db, id, now, "remote");
     }
     upsertRemoteEmojis(app, d, actor.emojis);
-    return findAccountById(app.db, id)!;
+    const saved = findAccountById(app.db, id)!;
+    // A copy of a new or changed avatar or header (the one of the old image was dropped above).
+    if ((saved.avatarRemoteUrl && !saved.avatarFile) || (saved.headerRemoteUrl && !saved.headerFile)) enqueueAccountImagesCache(app, id);
+    return saved;
   });
 }
 
