@@ -18,6 +18,7 @@ import { STATUS_JSON_CACHE } from "./serializers/status.ts";
 import { StandardReasonResponse } from "./http/node-response.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
+import { stopMediaTools } from "./media/ffmpeg.ts";
 
 export interface CreateAppOptions {
   log?: Log;
@@ -97,6 +98,8 @@ export async function startServer(app: App, opts: { host: string; port: number }
 }
 
 export async function closeApp(app: App): Promise<void> {
+  // A running transcode is ended: its upload stays queued and the job runs again next start.
+  stopMediaTools(app);
   await app.jobs.stop();
   await app.pool.close();
   closeHttpAgents(app);

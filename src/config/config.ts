@@ -43,6 +43,15 @@ export interface Config {
    * client then polls GET /api/v1/media/:id); 0 leaves all processing to the media job.
    */
   mediaSyncWaitMs: number;
+  /**
+   * ffmpeg and ffprobe for video, audio and gifv: "" uses the binaries the npm packages ship
+   * (@ffmpeg-installer/ffmpeg, @ffprobe-installer/ffprobe), "none" turns video processing off
+   * (media/ffmpeg.ts), anything else is a path to the executable.
+   */
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** Longest video (and gifv) accepted, in seconds; longer uploads are refused. */
+  maxVideoSeconds: number;
   maxPollOptions: number;
   /** Poll limits beside maxPollOptions (Mastodon's PollOptionsValidator / PollExpirationValidator). */
   maxPollOptionChars: number;
@@ -94,6 +103,9 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   maxStatusChars: { kind: "int", min: 1, max: 100000, def: 500 },
   maxMediaAttachments: { kind: "int", min: 0, max: 20, def: 4 },
   mediaSyncWaitMs: { kind: "int", min: 0, max: 600_000, def: 10_000 },
+  ffmpegPath: { kind: "string", def: "" },
+  ffprobePath: { kind: "string", def: "" },
+  maxVideoSeconds: { kind: "int", min: 1, max: 86_400, def: 300 },
   maxPollOptions: { kind: "int", min: 2, max: 20, def: 4 },
   maxPollOptionChars: { kind: "int", min: 1, max: 1000, def: 50 },
   minPollExpiration: { kind: "int", min: 1, def: 300 },
