@@ -51,6 +51,13 @@ export const theoraOgg = (w = 160, h = 120, seconds = 1) =>
   makeMedia([...picture(w, h, seconds), ...tone(seconds)], ["-c:v", "libtheora", "-c:a", "libvorbis", "-shortest"], "ogv");
 
 export const mp3 = (seconds = 2) => makeMedia(tone(seconds), ["-c:a", "libmp3lame", "-b:a", "64k"], "mp3");
+/** An MP3 with cover art (an ID3 APIC picture, 200x100): the cover becomes the preview. */
+export const mp3WithCover = (seconds = 1) =>
+  makeMedia(
+    [...tone(seconds), ...picture(200, 100, 0.04)],
+    ["-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame", "-c:v", "png", "-frames:v", "1", "-disposition:v", "attached_pic", "-id3v2_version", "3"],
+    "mp3",
+  );
 export const oggVorbis = (seconds = 1) => makeMedia(tone(seconds), ["-c:a", "libvorbis"], "ogg");
 export const wav = (seconds = 1) => makeMedia(tone(seconds), ["-c:a", "pcm_s16le"], "wav");
 export const flac = (seconds = 1) => makeMedia(tone(seconds), ["-c:a", "flac"], "flac");
@@ -65,6 +72,8 @@ export interface Probed {
   duration: number;
   video?: { codec: string; pixFmt: string; width: number; height: number; frameRate: string };
   audio?: { codec: string };
+  /** Streams of any kind (cover art included). */
+  streams: number;
   /** Every frame decoded without an error (ffmpeg -f null). */
   plays: boolean;
 }
@@ -88,6 +97,7 @@ export async function probeBytes(bytes: Uint8Array): Promise<Probed> {
       duration: Number(j.format.duration),
       video: v ? { codec: v.codec_name, pixFmt: v.pix_fmt, width: v.width, height: v.height, frameRate: v.avg_frame_rate } : undefined,
       audio: a ? { codec: a.codec_name } : undefined,
+      streams: j.streams.length,
       plays: decoded,
     };
   } finally {

@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { animatedGif, fetchImage, mediaOnDisk, upload } from "./media-helpers.ts";
-import { aacAdts, flac, h264Mp4, m4a, mp3, mpeg4Mov, oggVorbis, opusWebm, probeBytes, silentMp4, theoraOgg, threeGp, vp8Webm, wav } from "./media-av-helpers.ts";
+import { aacAdts, flac, h264Mp4, m4a, mp3, mp3WithCover, mpeg4Mov, oggVorbis, opusWebm, probeBytes, silentMp4, theoraOgg, threeGp, vp8Webm, wav } from "./media-av-helpers.ts";
 
 let s: TestServer;
 let alice: TestUser;
@@ -140,6 +140,21 @@ test("audio: MP3, Ogg and M4A are kept; WAV, FLAC, AAC and Opus in WebM become M
     assert.equal(probe.video, undefined, c.name);
     assert.ok(probe.plays, `${c.name} decodes`);
   }
+});
+
+test("an MP3's cover art is its preview (small and blurhash); the stored MP3 carries no tags", async () => {
+  const ready = await uploadAndWait(await mp3WithCover(1));
+  assert.equal(ready.status, 200, ready.text);
+  const m = ready.body;
+  assert.equal(m.type, "audio");
+  assert.match(m.preview_url, /\/small\.jpg$/);
+  assert.match(m.blurhash, BLURHASH);
+  assert.deepEqual(m.meta.small, { width: 200, height: 100, size: "200x100", aspect: 2 });
+  const cover = await fetchImage(m.preview_url);
+  assert.deepEqual([cover.meta.width, cover.meta.height], [200, 100]);
+  const { probe } = await served(m.url);
+  assert.equal(probe.audio?.codec, "mp3");
+  assert.equal(probe.streams, 1, "the picture is not in the stored file");
 });
 
 test("POST /api/v1/media waits for a video: 200 with its url", async () => {
