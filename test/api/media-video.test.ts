@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
-import { animatedGif, fetchImage, mediaOnDisk, upload } from "./media-helpers.ts";
+import { animatedGif, fetchImage, fileForm, mediaOnDisk, pngWithAlpha, upload } from "./media-helpers.ts";
 import { aacAdts, flac, h264Mp4, m4a, mp3, mp3WithCover, mpeg4Mov, oggVorbis, opusWebm, probeBytes, silentMp4, theoraOgg, threeGp, vp8Webm, wav } from "./media-av-helpers.ts";
 
 let s: TestServer;
@@ -155,6 +155,19 @@ test("an MP3's cover art is its preview (small and blurhash); the stored MP3 car
   const { probe } = await served(m.url);
   assert.equal(probe.audio?.codec, "mp3");
   assert.equal(probe.streams, 1, "the picture is not in the stored file");
+});
+
+test("a custom thumbnail (PUT) replaces a video's poster as preview and blurhash; meta.original stays", async () => {
+  const ready = await uploadAndWait(await h264Mp4(160, 120, 1));
+  const form = fileForm(await pngWithAlpha(80, 40), "cover.png", "image/png", {}, "thumbnail");
+  const put = await s.req(alice, "PUT", `/api/v1/media/${ready.body.id}`, form);
+  assert.equal(put.status, 200, put.text);
+  assert.match(put.body.preview_url, /\/thumbnail\.jpg$/);
+  assert.notEqual(put.body.blurhash, ready.body.blurhash);
+  assert.deepEqual(put.body.meta.original, ready.body.meta.original);
+  assert.equal(put.body.url, ready.body.url);
+  const thumb = await fetchImage(put.body.preview_url);
+  assert.deepEqual([thumb.meta.width, thumb.meta.height], [80, 40]);
 });
 
 test("POST /api/v1/media waits for a video: 200 with its url", async () => {
