@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { registerBackupCommands } from "./commands/backup.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerMigrateCommand } from "./commands/migrate.ts";
+import { registerSearchCommands } from "./commands/search.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerTokenCommands } from "./commands/token.ts";
 import { registerUserCommands } from "./commands/user.ts";
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerTokenCommands(program);
   registerBackupCommands(program);
   registerMigrateCommand(program);
+  registerSearchCommands(program);
   return program;
 }
 

@@ -10,6 +10,7 @@ import { createJobs } from "./jobs/runner.ts";
 import { registerJobHandlers } from "./jobs/register.ts";
 import { createWorkerPool } from "./workers/pool.ts";
 import { createHttpApp, type HttpApp } from "./http/server.ts";
+import { attachWebSocketUpgrades } from "./http/upgrade.ts";
 import { installRowCache } from "./storage/row-cache.ts";
 import { STATUS_ROWS_CACHE } from "./storage/status-cache.ts";
 import { TOKEN_OWNERS_CACHE } from "./services/token-cache.ts";
@@ -19,6 +20,10 @@ import { StandardReasonResponse } from "./http/node-response.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
 import { stopMediaTools } from "./media/ffmpeg.ts";
+import { hasJobNamed } from "./jobs/job-store.ts";
+import { installFuzzyNames } from "./search/fuzzy-names.ts";
+import { isStatusIndexPending, REBUILD_JOB } from "./search/status-index.ts";
+import { EventBus } from "./events/bus.ts";
 
 export interface CreateAppOptions {
   log?: Log;
@@ -42,6 +47,7 @@ export function createApp(config: Config, opts: CreateAppOptions = {}): App {
     mediaDir: mediaPath(config.dataDir),
     cache: new Map(),
     routes: new Set(),
+    events: new EventBus(db, log),
   } as Omit<App, "jobs" | "pool"> as App;
   app.pool = createWorkerPool({ maxThreads: config.poolMaxThreads, idleTimeout: config.poolIdleMs, log });
   app.jobs = createJobs(app);
@@ -67,10 +73,21 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Search's start: the name matcher's row watches (installed like the read caches), and the
+ * background build of the status index when statuses predate it (an upgraded instance).
+ */
+export function startSearch(app: App): void {
+  installFuzzyNames(app);
+  if (isStatusIndexPending(app.db) && !hasJobNamed(app.db, REBUILD_JOB)) app.jobs.enqueue(REBUILD_JOB, {});
+}
+
 export async function startServer(app: App, opts: { host: string; port: number }): Promise<RunningServer> {
   installReadCaches(app);
+  startSearch(app);
   const http = createHttpApp(app);
   const server = createServer({ ServerResponse: StandardReasonResponse }, toNodeHandler(http.h3));
+  const sockets = attachWebSocketUpgrades(server, http.h3);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -87,6 +104,9 @@ export async function startServer(app: App, opts: { host: string; port: number }
     http,
     close() {
       closing ??= (async () => {
+        // Streams first: open WebSockets and SSE responses would keep server.close() waiting.
+        await app.streams?.close();
+        sockets.terminateAll();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await closed;

@@ -6,6 +6,8 @@ import type { Id } from "../lib/ids.ts";
 import { notify, notifyStatusUpdate } from "../services/notifications.ts";
 import { applyRemotePoll } from "../services/poll-drafts.ts";
 import { snapshot as statusSnapshot } from "../services/status-edits.ts";
+import { indexStatuses } from "../search/status-index.ts";
+import { publishEditedStatus } from "../services/stream-events.ts";
 import type { Account } from "../storage/accounts.ts";
 import { detachStatusMedia, findMediaByStatusIds, insertRemoteMedia, updateRemoteMediaDetails } from "../storage/media-attachments.ts";
 import { activeMentionAccountIds, insertMention, silenceMentionsExcept } from "../storage/mentions.ts";
@@ -92,6 +94,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
     for (const m of audience.silentMentions) insertSilentMention(db, { id: app.ids.next(), statusId: current.id, accountId: m.id, createdAt: now });
     const tagIds = noteTags(note).map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: now }));
     setStatusTags(db, current.id, tagIds);
+    indexStatuses(db, [current.id]);
 
     const updated = findStatusById(db, current.id)!;
     if (significant) {
@@ -102,6 +105,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
     for (const m of audience.mentions) {
       if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: current.accountId, statusId: current.id });
     }
+    publishEditedStatus(app, updated);
     return updated;
   });
 }

@@ -9,6 +9,8 @@ import { POLL_END_JOB } from "../services/polls.ts";
 import { trimTagHistory } from "./handlers/tag-history-trim.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
+import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
+import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 
 const HOUR = 3600_000;
@@ -24,6 +26,10 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(PUBLISH_JOB, handleScheduledStatusPublish, { queue: "scheduled", transactional: true });
   // Notifications and the queued Update(Question): database writes only, batched in one commit.
   app.jobs.register(POLL_END_JOB, handlePollEnd, { queue: "feeds", transactional: true });
+  // The status index's background work (src/search/DESIGN.md): its own queue, so a long
+  // rebuild never delays fan-outs or deliveries.
+  app.jobs.register(REBUILD_JOB, handleSearchRebuild, { queue: "search" });
+  app.jobs.register(AUTHOR_JOB, handleSearchAuthor, { queue: "search" });
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
   // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.

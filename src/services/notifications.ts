@@ -23,6 +23,7 @@ import {
 import { findStatusById, type Status } from "../storage/statuses.ts";
 import { upsertNotificationRequest } from "../storage/notification-requests.ts";
 import { policyVerdict } from "./notification-filtering.ts";
+import { publishNotification } from "./stream-events.ts";
 import { canViewStatus } from "./visibility.ts";
 
 export type NotificationType =
@@ -120,8 +121,9 @@ export function notify(app: App, n: NewNotification): boolean {
   if (verdict === "drop") return false;
   const filtered = verdict === "filter";
 
+  const id = app.ids.next();
   insertNotification(db, {
-    id: app.ids.next(),
+    id,
     accountId: n.recipientId,
     fromAccountId: n.fromAccountId,
     type: n.type,
@@ -136,6 +138,9 @@ export function notify(app: App, n: NewNotification): boolean {
   if (filtered && n.type === "mention" && statusId) {
     upsertNotificationRequest(db, { id: app.ids.next(), accountId: n.recipientId, fromAccountId: n.fromAccountId, statusId, now });
   }
+  // A filtered notification waits in its request: no stream hears of it (Mastodon streams only
+  // the notifications it lists).
+  if (!filtered) publishNotification(app, n.recipientId, id);
   return true;
 }
 

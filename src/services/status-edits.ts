@@ -11,6 +11,7 @@ import { findStatusById, type Status, updateStatusContent } from "../storage/sta
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import type { User } from "../storage/users.ts";
 import { onStatusUpdated } from "../federation/outbox/hooks.ts";
+import { indexStatuses } from "../search/status-index.ts";
 import { notify, notifyStatusUpdate } from "./notifications.ts";
 import { applyPollEdit } from "./poll-drafts.ts";
 import { type PollInput, validatePoll } from "./poll-rules.ts";
@@ -18,6 +19,7 @@ import { findMediaByStatusIds } from "../storage/media-attachments.ts";
 import { retireMediaExcept, updateMediaDescription } from "../storage/media-uploads.ts";
 import { attachStatusMedia, type MediaAttributesInput, mediaAttributeChanges, resolveStatusMedia } from "./status-media.ts";
 import { deliverableMentions, knownAccountResolver, validateStatusText } from "./statuses.ts";
+import { publishEditedStatus } from "./stream-events.ts";
 
 export interface EditInput {
   /** `status`: omitted means empty text. */
@@ -113,6 +115,7 @@ export function editStatus(
     silenceMentionsExcept(db, status.id, mentions.map((m) => m.id));
     const tagIds = uniqueHashtags(text).map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: now }));
     setStatusTags(db, status.id, tagIds);
+    indexStatuses(db, [status.id]);
     const updated = findStatusById(db, status.id)!;
     const pollNow = updated.pollId ? findPollById(db, updated.pollId) : undefined;
     insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now, nextIds, pollNow?.options ?? null));
@@ -121,6 +124,7 @@ export function editStatus(
       if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });
     }
     notifyStatusUpdate(app, updated);
+    publishEditedStatus(app, updated);
     onStatusUpdated(app, updated);
     return updated;
   });

@@ -88,14 +88,20 @@ const MAY_IMPORT: Record<string, string[]> = {
   storage: ["db", "lib"],
   media: ["lib"],
   jobs: ["db", "lib"],
-  services: ["storage", "db", "lib", "config", "media", "net", "federation"],
+  // The search indexes (src/search/DESIGN.md): their tables' reads and writes, below services.
+  search: ["storage", "db", "lib"],
+  // The in-process event bus (streaming/DESIGN.md): services publish, streaming subscribes.
+  events: ["db", "lib"],
+  services: ["storage", "db", "lib", "config", "media", "net", "federation", "events", "search"],
   serializers: ["storage", "lib", "media"],
-  federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers"],
+  federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers", "search"],
   // Federation's HTTP surface (routes, and register.ts which also registers its jobs).
   "federation/routes": ["federation", "services", "storage", "db", "lib", "net", "http"],
-  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib"],
-  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config"],
-  app: ["config", "db", "lib", "jobs", "workers"],
+  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search"],
+  // Live streams: connections, subscriptions and delivery, fed by the bus.
+  streaming: ["events", "services", "serializers", "lib", "config"],
+  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "streaming"],
+  app: ["config", "db", "lib", "jobs", "workers", "events", "streaming"],
   main: ["*"],
 };
 
