@@ -52,7 +52,10 @@ export function ffmpegTools(app: App): FfmpegTools | undefined {
   const ffmpeg = pick(app.config.ffmpegPath, "@ffmpeg-installer", "ffmpeg");
   const ffprobe = pick(app.config.ffprobePath, "@ffprobe-installer", "ffprobe");
   const tools = ffmpeg && ffprobe ? { ffmpeg, ffprobe } : undefined;
-  if (!tools && app.config.ffmpegPath !== "none") app.log.info("ffmpeg or ffprobe not found: video and audio uploads are refused");
+  if (!tools && app.config.ffmpegPath !== "none") {
+    // A packaged binary without its executable bit (npm skipped the package's chmod script) lands here too.
+    app.log.warn("ffmpeg or ffprobe not found or not executable: video and audio uploads are refused", { ffmpeg: ffmpeg ?? null, ffprobe: ffprobe ?? null });
+  }
   app.cache.set(TOOLS, tools);
   return tools;
 }
