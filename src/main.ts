@@ -20,6 +20,7 @@ import { StandardReasonResponse } from "./http/node-response.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
 import { s3Settings } from "./media/s3-store.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
+import { stopMediaTools } from "./media/ffmpeg.ts";
 import { hasJobNamed } from "./jobs/job-store.ts";
 import { installFuzzyNames } from "./search/fuzzy-names.ts";
 import { isStatusIndexPending, REBUILD_JOB } from "./search/status-index.ts";
@@ -119,6 +120,8 @@ export async function startServer(app: App, opts: { host: string; port: number }
 }
 
 export async function closeApp(app: App): Promise<void> {
+  // A running transcode is ended: its upload stays queued and the job runs again next start.
+  stopMediaTools(app);
   await app.jobs.stop();
   await app.pool.close();
   closeHttpAgents(app);
