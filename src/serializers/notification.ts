@@ -6,6 +6,7 @@ import { type ApiAccount, type EmbeddedAccount, embeddedAccounts } from "./accou
 import { accountText, renderStatusPage, renderStatusPageTexts, type ApiStatus } from "./status.ts";
 import { isoTime } from "../lib/iso-time.ts";
 import { type ApiReport, toApiReport } from "./report.ts";
+import { type ApiAccountWarning, toApiAccountWarning } from "./account-warning.ts";
 
 // https://docs.joinmastodon.org/entities/Notification/
 export interface ApiNotification {
@@ -17,6 +18,8 @@ export interface ApiNotification {
   status?: ApiStatus;
   /** admin.report */
   report?: ApiReport;
+  /** moderation_warning */
+  moderation_warning?: ApiAccountWarning;
 }
 
 /**
@@ -73,6 +76,10 @@ function ownFields(app: App, n: Notification, page: Page): Omit<ApiNotification,
   if (n.type === "admin.report" && n.reportId) {
     const report = page.reports.get(n.reportId)!;
     out.report = toApiReport(app, report, page.targets.get(report.targetAccountId)!);
+  }
+  if (n.type === "moderation_warning" && n.accountWarningId) {
+    const warning = page.warnings.get(n.accountWarningId)!;
+    out.moderation_warning = toApiAccountWarning(app, warning, page.targets.get(warning.targetAccountId)!);
   }
   return out;
 }

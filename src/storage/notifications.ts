@@ -11,6 +11,8 @@ export interface Notification {
   statusId: Id | null;
   /** For admin.report: the report. */
   reportId?: Id | null;
+  /** For moderation_warning: the warning. */
+  accountWarningId?: Id | null;
   groupKey: string | null;
   createdAt: number;
 }
@@ -23,6 +25,7 @@ export function rowToNotification(r: Row): Notification {
     type: r.type as string,
     statusId: strOrNull(r.status_id),
     reportId: strOrNull(r.report_id),
+    accountWarningId: strOrNull(r.account_warning_id),
     groupKey: (r.group_key as string | null) ?? null,
     createdAt: num(r.created_at),
   };
@@ -31,8 +34,8 @@ export function rowToNotification(r: Row): Notification {
 export function insertNotification(db: DB, n: Notification): void {
   stmt(
     db,
-    `INSERT INTO notifications (id, account_id, from_account_id, type, status_id, report_id, group_key, created_at)
-     VALUES (@id, @accountId, @fromAccountId, @type, @statusId, @reportId, @groupKey, @createdAt)`,
+    `INSERT INTO notifications (id, account_id, from_account_id, type, status_id, report_id, account_warning_id, group_key, created_at)
+     VALUES (@id, @accountId, @fromAccountId, @type, @statusId, @reportId, @accountWarningId, @groupKey, @createdAt)`,
   ).run({
     id: BigInt(n.id),
     accountId: BigInt(n.accountId),
@@ -40,6 +43,7 @@ export function insertNotification(db: DB, n: Notification): void {
     type: n.type,
     statusId: n.statusId ? BigInt(n.statusId) : null,
     reportId: n.reportId ? BigInt(n.reportId) : null,
+    accountWarningId: n.accountWarningId ? BigInt(n.accountWarningId) : null,
     groupKey: n.groupKey,
     createdAt: n.createdAt,
   });
