@@ -14,6 +14,8 @@ import { audit } from "./audit.ts";
 import { enqueueAccountPurge } from "./account-purge.ts";
 import { liftSuspension } from "./suspension.ts";
 
+export type { AccountStatusFilter, AdminAccountFilter } from "../storage/admin-accounts.ts";
+
 // Admin use cases on accounts (Mastodon's Api::V1::Admin::AccountsController with
 // AccountPolicy and UserPolicy). The actions with a warning (suspend, silence ...) are in
 // account-actions.ts.

@@ -11,6 +11,9 @@ import { type Actor, requireCan } from "./actor.ts";
 import { audit, changesOf } from "./audit.ts";
 import { addNote } from "./notes.ts";
 
+export type { Report } from "../storage/reports.ts";
+export type { ReportFilter } from "../storage/report-moderation.ts";
+
 // Moderating reports (Mastodon's Admin::ReportsController and Report#resolve!/unresolve!):
 // the listing, category and rules, assignment, and the seed's state table:
 // unresolved --resolve (optionally with a note)--> resolved --reopen--> unresolved.

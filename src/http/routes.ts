@@ -33,6 +33,8 @@ import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
+import { registerAdminAccountsRoutes } from "./routes/api/v1/admin/accounts.ts";
+import { registerAdminReportsRoutes } from "./routes/api/v1/admin/reports.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -65,6 +67,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);
   registerReportsRoutes(app, r);
+  registerAdminAccountsRoutes(app, r);
+  registerAdminReportsRoutes(app, r);
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);
   registerAuthorizeInteractionRoutes(app, r);

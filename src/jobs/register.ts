@@ -6,6 +6,7 @@ import { handleFeedMerge } from "./handlers/feed-merge.ts";
 import { handleScheduledStatusPublish } from "./handlers/scheduled-status-publish.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
+import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin/account-purge.ts";
 
 const HOUR = 3600_000;
 
@@ -18,5 +19,8 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every("feeds.trim", HOUR, handleFeedTrim);
   // Its own queue: a backlog of fan-outs or deliveries never holds a post past its time.
   app.jobs.register(PUBLISH_JOB, handleScheduledStatusPublish, { queue: "scheduled", transactional: true });
+  // Data of suspended accounts: removed on request or after 30 days, a batch per run.
+  app.jobs.register(PURGE_JOB, handleAccountPurge);
+  app.jobs.every("accounts.purge_suspended", 6 * HOUR, purgeExpiredSuspensions);
   registerFederationJobs(app);
 }

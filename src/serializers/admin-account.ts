@@ -1,6 +1,5 @@
 // https://docs.joinmastodon.org/entities/Admin_Account/ (entities-admin.md § Admin::Account)
 import type { App } from "../app.ts";
-import { readTx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { isoTime } from "../lib/iso-time.ts";
 import { type Account, findAccountsByIds } from "../storage/accounts.ts";
@@ -35,12 +34,9 @@ export interface ApiAdminAccount {
 /** A page of Admin::Account entities in input order, with a fixed number of queries. */
 export function toApiAdminAccounts(app: App, accounts: Account[]): ApiAdminAccount[] {
   if (accounts.length === 0) return [];
-  const { users, ips, roles } = readTx(app.db, () => {
-    const users = findUsersByAccountIds(app.db, accounts.filter((a) => a.domain === null).map((a) => a.id));
-    const ips = listUserIps(app.db, [...users.values()].map((u) => u.id));
-    const roles: RoleTable = new Map(listRoles(app.db).map((r) => [r.id, r]));
-    return { users, ips, roles };
-  });
+  const users = findUsersByAccountIds(app.db, accounts.filter((a) => a.domain === null).map((a) => a.id));
+  const ips = listUserIps(app.db, [...users.values()].map((u) => u.id));
+  const roles: RoleTable = new Map(listRoles(app.db).map((r) => [r.id, r]));
   const publics = toApiAccounts(app, accounts);
   return accounts.map((a, i) => {
     const user = users.get(a.id);

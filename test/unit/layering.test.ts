@@ -90,11 +90,14 @@ const MAY_IMPORT: Record<string, string[]> = {
   jobs: ["db", "lib"],
   services: ["storage", "db", "lib", "config", "media", "net", "federation"],
   serializers: ["storage", "lib", "media"],
+  // Administration (src/admin/DESIGN.md): the moderation use cases, above services, with the
+  // role policy and the audit log; routes, jobs and the CLI call it, services never do.
+  admin: ["services", "storage", "db", "lib", "config", "federation", "jobs", "media"],
   federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers"],
   // Federation's HTTP surface (routes, and register.ts which also registers its jobs).
   "federation/routes": ["federation", "services", "storage", "db", "lib", "net", "http"],
-  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib"],
-  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config"],
+  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "admin"],
+  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "admin"],
   app: ["config", "db", "lib", "jobs", "workers"],
   main: ["*"],
 };
