@@ -5,6 +5,11 @@ import { registerMigrateCommand } from "./commands/migrate.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerTokenCommands } from "./commands/token.ts";
 import { registerUserCommands } from "./commands/user.ts";
+import { registerAccountsCommands } from "./commands/accounts.ts";
+import { registerReportsCommands } from "./commands/reports.ts";
+import { registerRolesCommands } from "./commands/roles.ts";
+import { registerAuditCommands } from "./commands/audit.ts";
+import { registerWarningPresetsCommands } from "./commands/warning-presets.ts";
 import { errorDetail, errorLine } from "./errors.ts";
 
 // The operator interface: /work/shared/spec/cli.md. Results go to stdout, everything else to
@@ -23,6 +28,11 @@ export function buildProgram(): Command {
   registerTokenCommands(program);
   registerBackupCommands(program);
   registerMigrateCommand(program);
+  registerAccountsCommands(program);
+  registerReportsCommands(program);
+  registerRolesCommands(program);
+  registerAuditCommands(program);
+  registerWarningPresetsCommands(program);
   return program;
 }
 

@@ -1,7 +1,7 @@
 import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
-import { insertActionLog } from "../storage/admin-action-logs.ts";
-import type { Actor } from "./actor.ts";
+import { type ActionLog, type ActionLogFilter, insertActionLog, listActionLogs } from "../storage/admin-action-logs.ts";
+import { type Actor, requireCan } from "./actor.ts";
 
 // The audit log (Mastodon's Admin::ActionLog + AccountableConcern#log_action): one row per
 // admin or moderator action, written in the action's own transaction, never edited (the
@@ -54,4 +54,12 @@ export function audit(app: App, actor: Actor | null, action: string, target: Aud
     changes,
     createdAt: app.now(),
   });
+}
+
+export type { ActionLog, ActionLogFilter } from "../storage/admin-action-logs.ts";
+
+/** Reading the log needs view_audit_log (Mastodon's AuditLogPolicy). Newest first. */
+export function readAuditLog(app: App, actor: Actor, filter: ActionLogFilter): ActionLog[] {
+  requireCan(actor, "view_audit_log");
+  return listActionLogs(app.db, filter);
 }

@@ -117,6 +117,8 @@ export function toApiAccounts(app: App, accounts: Account[]): ApiAccount[] {
 export interface EmbeddedAccount {
   json: ApiAccount;
   domain: string | null;
+  /** A moderator marked its media sensitive: its posts show `sensitive: true` to others. */
+  sensitized?: boolean;
 }
 
 export const EMBEDDED_ACCOUNTS_CACHE: RowCacheSpec = {
@@ -148,7 +150,7 @@ export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedA
   const { cached: out, accounts, page } = readUncachedAccounts(app.db, ids, cache);
   const batch = batchOf(app, page);
   for (const a of accounts) {
-    const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain });
+    const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain, sensitized: a.sensitizedAt !== null });
     out.set(a.id, e);
     // Not cached: a moved account (it embeds its target's rendering, which is not watched
     // for it) and a very large profile (see MAX_CACHED_CHARS).
