@@ -8,11 +8,19 @@ function bytesOf(addr: ipaddr.IPv4 | ipaddr.IPv6): number[] {
   return addr.kind() === "ipv4" ? (addr as ipaddr.IPv4).toIPv4MappedAddress().toByteArray() : addr.toByteArray();
 }
 
+/**
+ * ipaddr.js also takes IPv4's old short and numeric forms ("10.1", "167772161"); addresses
+ * here are written in full, as Ruby's IPAddr (Mastodon) requires.
+ */
+function valid(addr: string): boolean {
+  return addr.includes(":") ? ipaddr.IPv6.isValid(addr) : ipaddr.IPv4.isValidFourPartDecimal(addr);
+}
+
 const hex = (bytes: number[]) => bytes.map((b) => b.toString(16).padStart(2, "0")).join("");
 
 /** The key of an address, or null when `ip` is not one. */
 export function ipKey(ip: string): string | null {
-  if (!ipaddr.isValid(ip)) return null;
+  if (!valid(ip)) return null;
   return hex(bytesOf(ipaddr.parse(ip)));
 }
 
@@ -25,9 +33,11 @@ export function ipKeyRange(value: string): { first: string; last: string } | nul
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
   let bits: number;
   try {
-    if (v.includes("/")) [addr, bits] = ipaddr.parseCIDR(v);
-    else {
-      if (!ipaddr.isValid(v)) return null;
+    if (v.includes("/")) {
+      if (!valid(v.slice(0, v.indexOf("/")))) return null;
+      [addr, bits] = ipaddr.parseCIDR(v);
+    } else {
+      if (!valid(v)) return null;
       addr = ipaddr.parse(v);
       bits = addr.kind() === "ipv4" ? 32 : 128;
     }
