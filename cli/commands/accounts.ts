@@ -88,10 +88,9 @@ export function registerAccountsCommands(program: Command): void {
     .option("--json", "one JSON object per line")
     .action(async (opts: ListOptions, cmd: Command) => {
       const rows = await asActor(cmd, async (app, actor) => {
-        const { listAdminAccounts } = await import("../../src/admin/accounts.ts");
         const { staffRoleIds } = await import("../../src/admin/account-filters.ts");
         const { requireRole } = await import("../../src/admin/roles.ts");
-        const { accountRows, findAccountByRef } = await import("../../src/admin/listing.ts");
+        const { findAccountByRef, listAccountRows } = await import("../../src/admin/listing.ts");
         const { ipKeyRange } = await import("../../src/lib/ip-keys.ts");
         if (opts.local && opts.remote) throw new Error("--local and --remote exclude each other");
         if (opts.ip !== undefined && !ipKeyRange(opts.ip)) throw new Error(`--ip: not an address or CIDR range: ${opts.ip}`);
@@ -107,19 +106,7 @@ export function registerAccountsCommands(program: Command): void {
           roleIds,
           invitedBy: opts.invitedBy !== undefined ? findAccountByRef(app, opts.invitedBy).id : undefined,
         };
-        // Pages of 1000 by id, so a large instance is listed without one huge query.
-        const out = [];
-        let maxId: string | undefined;
-        const want = opts.limit ?? Infinity;
-        for (;;) {
-          const size = Math.min(1000, want - out.length);
-          if (size <= 0) break;
-          const page = listAdminAccounts(app, actor, { ...filter, maxId, limit: size });
-          out.push(...accountRows(app, page));
-          if (page.length < size) break;
-          maxId = page[page.length - 1].id;
-        }
-        return out;
+        return listAccountRows(app, actor, filter, opts.limit);
       });
       printRows(
         rows.map((r) => ({ ...r, state: stateOf(r) })),

@@ -1,9 +1,9 @@
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { forbidden, notFound } from "../errors.ts";
-import { parseId } from "../lib/ids.ts";
+import { type Id, parseId } from "../lib/ids.ts";
 import { isoTime } from "../lib/iso-time.ts";
-import { type Account, findAccountById, findAccountsByIds, updateAccount } from "../storage/accounts.ts";
+import { type Account, findAccountById, updateAccount } from "../storage/accounts.ts";
 import { type AdminAccountFilter, filterAdminAccountIds } from "../storage/admin-accounts.ts";
 import { hasDeletionRequest } from "../storage/account-moderation.ts";
 import { deleteAccountRow } from "../storage/account-data-purge.ts";
@@ -45,11 +45,10 @@ const accountTarget = (a: Account) => ({ type: "Account", id: a.id, name: handle
 const userTarget = (a: Account, u: User) => ({ type: "User", id: u.id, name: handle(a) });
 const time = (ms: number | null) => (ms === null ? null : isoTime(ms));
 
-export function listAdminAccounts(app: App, actor: Actor, filter: AdminAccountFilter): Account[] {
+/** Ids of the accounts that pass the filter, newest first (the serializer reads what it shows). */
+export function listAdminAccountIds(app: App, actor: Actor, filter: AdminAccountFilter): Id[] {
   requireCan(actor, "manage_users");
-  const ids = filterAdminAccountIds(app.db, filter);
-  const found = findAccountsByIds(app.db, ids);
-  return ids.map((id) => found.get(id)!).filter(Boolean);
+  return filterAdminAccountIds(app.db, filter);
 }
 
 export function showAdminAccount(app: App, actor: Actor, rawId: string | undefined): Account {

@@ -3,10 +3,9 @@ import { notFound } from "../errors.ts";
 import { type Id, parseId } from "../lib/ids.ts";
 import { isoTime } from "../lib/iso-time.ts";
 import { type Account, findAccountByHandle, findAccountById } from "../storage/accounts.ts";
-import { findUsersByAccountIds } from "../storage/account-profile.ts";
+import { type AccountSummary, type AdminAccountFilter, filterAdminAccountIds, findAccountSummaries } from "../storage/admin-accounts.ts";
 import { listAccountWarnings } from "../storage/account-warnings.ts";
 import { listModerationNotes } from "../storage/moderation-notes.ts";
-import { listUserIps } from "../storage/user-ips.ts";
 import { listRoles } from "../storage/user-roles.ts";
 import { EVERYONE_ROLE_ID } from "../lib/permissions.ts";
 import { findOwnerUser, findUserByAccountId } from "../storage/users.ts";
@@ -47,28 +46,46 @@ export function findAccountByRef(app: App, ref: string): Account {
 }
 
 export function accountRows(app: App, accounts: Account[]): AccountRow[] {
-  const users = findUsersByAccountIds(app.db, accounts.filter((a) => a.domain === null).map((a) => a.id));
-  const ips = listUserIps(app.db, [...users.values()].map((u) => u.id));
+  return summaryRows(app, findAccountSummaries(app.db, accounts.map((a) => a.id)));
+}
+
+function summaryRows(app: App, list: AccountSummary[]): AccountRow[] {
   const roles = new Map(listRoles(app.db).map((r) => [r.id, r.name]));
-  return accounts.map((a) => {
-    const u = users.get(a.id);
-    return {
-      id: a.id,
-      username: a.username,
-      domain: a.domain,
-      email: u?.email ?? null,
-      // null: a remote account, or a user without a role (Mastodon's everyone role).
-      role: u && u.roleId !== null && u.roleId !== EVERYONE_ROLE_ID ? (roles.get(u.roleId) ?? null) : null,
-      ip: u ? (ips.get(u.id)?.[0]?.ip ?? null) : null,
-      confirmed: u ? u.confirmedAt !== null : false,
-      approved: u ? u.approved : false,
-      disabled: u ? u.disabled : false,
-      silenced: a.silencedAt !== null,
-      suspended: a.suspendedAt !== null,
-      sensitized: a.sensitizedAt !== null,
-      created_at: isoTime(a.createdAt),
-    };
-  });
+  return list.map((a) => ({
+    id: a.id,
+    username: a.username,
+    domain: a.domain,
+    email: a.user?.email ?? null,
+    // null: a remote account, or a user without a role (Mastodon's everyone role).
+    role: a.user && a.user.roleId !== null && a.user.roleId !== EVERYONE_ROLE_ID ? (roles.get(a.user.roleId) ?? null) : null,
+    ip: a.user?.ip ?? null,
+    confirmed: a.user?.confirmed ?? false,
+    approved: a.user?.approved ?? false,
+    disabled: a.user?.disabled ?? false,
+    silenced: a.silencedAt !== null,
+    suspended: a.suspendedAt !== null,
+    sensitized: a.sensitizedAt !== null,
+    created_at: isoTime(a.createdAt),
+  }));
+}
+
+/**
+ * `roost accounts list`: every account that passes the filter (up to `max`), newest first,
+ * read in pages of 1000 ids and narrow rows, so that a large instance lists quickly.
+ */
+export function listAccountRows(app: App, actor: Actor, filter: Omit<AdminAccountFilter, "limit" | "maxId">, max = Infinity): AccountRow[] {
+  requireCan(actor, "manage_users");
+  const out: AccountRow[] = [];
+  let maxId: Id | undefined;
+  for (;;) {
+    const size = Math.min(1000, max - out.length);
+    if (size <= 0) break;
+    const ids = filterAdminAccountIds(app.db, { ...filter, maxId, limit: size });
+    out.push(...summaryRows(app, findAccountSummaries(app.db, ids)));
+    if (ids.length < size) break;
+    maxId = ids[ids.length - 1];
+  }
+  return out;
 }
 
 /** `roost accounts show`: the row plus moderation notes and warnings. */

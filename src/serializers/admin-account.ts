@@ -2,12 +2,12 @@
 import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
 import { isoTime } from "../lib/iso-time.ts";
-import { type Account, findAccountsByIds } from "../storage/accounts.ts";
-import { findUsersByAccountIds } from "../storage/account-profile.ts";
+import { type AccountSummary, findAccountSummaries } from "../storage/admin-accounts.ts";
 import { listUserIps } from "../storage/user-ips.ts";
 import { listRoles } from "../storage/user-roles.ts";
-import { type ApiAccount, toApiAccounts } from "./account.ts";
+import { type ApiAccount, type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiRole, type RoleTable, roleOf, toApiRole } from "./role.ts";
+import { accountText } from "./status.ts";
 
 export interface ApiAdminAccount {
   id: string;
@@ -31,47 +31,67 @@ export interface ApiAdminAccount {
   invited_by_account_id?: string;
 }
 
-/** A page of Admin::Account entities in input order, with a fixed number of queries. */
-export function toApiAdminAccounts(app: App, accounts: Account[]): ApiAdminAccount[] {
-  if (accounts.length === 0) return [];
-  const users = findUsersByAccountIds(app.db, accounts.filter((a) => a.domain === null).map((a) => a.id));
-  const ips = listUserIps(app.db, [...users.values()].map((u) => u.id));
+type OwnFields = Omit<ApiAdminAccount, "account" | "created_by_application_id" | "invited_by_account_id">;
+
+/**
+ * A page's reads, a fixed number of queries whatever its length: narrow account and user rows
+ * (no keys or profile text), every user's addresses, the roles, and the public Account
+ * entities from the cache every page of statuses uses (serializers/account.ts).
+ */
+function readPage(app: App, ids: Id[]) {
+  const summaries = findAccountSummaries(app.db, ids);
+  const ips = listUserIps(app.db, summaries.flatMap((s) => (s.user ? [s.user.id] : [])));
   const roles: RoleTable = new Map(listRoles(app.db).map((r) => [r.id, r]));
-  const publics = toApiAccounts(app, accounts);
-  return accounts.map((a, i) => {
-    const user = users.get(a.id);
-    const known = user ? (ips.get(user.id) ?? []) : [];
-    const out: ApiAdminAccount = {
-      id: a.id,
-      username: a.username,
-      domain: a.domain,
-      created_at: isoTime(a.createdAt),
-      email: user?.email ?? null,
-      ip: known[0]?.ip ?? null,
-      ips: known.map((x) => ({ ip: x.ip, used_at: isoTime(x.usedAt) })),
-      locale: user?.locale ?? null,
-      invite_request: user?.reason ?? null,
-      role: user ? toApiRole(roles, roleOf(roles, user.roleId)) : null,
-      confirmed: user ? user.confirmedAt !== null : false,
-      approved: user ? user.approved : false,
-      disabled: user ? user.disabled : false,
-      silenced: a.silencedAt !== null,
-      suspended: a.suspendedAt !== null,
-      sensitized: a.sensitizedAt !== null,
-      account: publics[i],
-    };
-    if (user?.createdByAppId) out.created_by_application_id = user.createdByAppId;
-    if (user?.invitedByAccountId) out.invited_by_account_id = user.invitedByAccountId;
-    return out;
-  });
+  const publics = embeddedAccounts(app, ids);
+  return { summaries: summaries.filter((s) => publics.has(s.id)), ips, roles, publics };
 }
 
-export function toApiAdminAccount(app: App, account: Account): ApiAdminAccount {
-  return toApiAdminAccounts(app, [account])[0];
+function ownFields(s: AccountSummary, ips: Map<Id, { ip: string; usedAt: number }[]>, roles: RoleTable): OwnFields & Partial<ApiAdminAccount> {
+  const u = s.user;
+  const known = u ? (ips.get(u.id) ?? []) : [];
+  const out: OwnFields & Partial<ApiAdminAccount> = {
+    id: s.id,
+    username: s.username,
+    domain: s.domain,
+    created_at: isoTime(s.createdAt),
+    email: u?.email ?? null,
+    ip: known[0]?.ip ?? null,
+    ips: known.map((x) => ({ ip: x.ip, used_at: isoTime(x.usedAt) })),
+    locale: u?.locale ?? null,
+    invite_request: u?.reason ?? null,
+    role: u ? toApiRole(roles, roleOf(roles, u.roleId)) : null,
+    confirmed: u?.confirmed ?? false,
+    approved: u?.approved ?? false,
+    disabled: u?.disabled ?? false,
+    silenced: s.silencedAt !== null,
+    suspended: s.suspendedAt !== null,
+    sensitized: s.sensitizedAt !== null,
+  };
+  if (u?.createdByAppId) out.created_by_application_id = u.createdByAppId;
+  if (u?.invitedByAccountId) out.invited_by_account_id = u.invitedByAccountId;
+  return out;
+}
+
+/** Admin::Account entities by account id, in input order (missing ids are left out). */
+export function toApiAdminAccountsById(app: App, ids: Id[]): ApiAdminAccount[] {
+  if (ids.length === 0) return [];
+  const { summaries, ips, roles, publics } = readPage(app, ids);
+  return summaries.map((s) => ({ ...ownFields(s, ips, roles), account: publics.get(s.id)!.json }));
+}
+
+/** The same page as JSON text, the nested accounts from their cached texts (what the listing sends). */
+export function toApiAdminAccountsJson(app: App, ids: Id[]): string {
+  if (ids.length === 0) return "[]";
+  const { summaries, ips, roles, publics } = readPage(app, ids);
+  const items = summaries.map((s) => `${JSON.stringify(ownFields(s, ips, roles)).slice(0, -1)},"account":${accountText(publics.get(s.id) as EmbeddedAccount)}}`);
+  return "[" + items.join(",") + "]";
+}
+
+export function toApiAdminAccount(app: App, account: { id: Id }): ApiAdminAccount {
+  return toApiAdminAccountsById(app, [account.id])[0];
 }
 
 /** Admin::Account entities by account id (missing ids are absent), for reports. */
 export function adminAccountsById(app: App, ids: Iterable<Id>): Map<Id, ApiAdminAccount> {
-  const accounts = [...findAccountsByIds(app.db, [...new Set(ids)]).values()];
-  return new Map(toApiAdminAccounts(app, accounts).map((a) => [a.id, a]));
+  return new Map(toApiAdminAccountsById(app, [...new Set(ids)]).map((a) => [a.id, a]));
 }

@@ -11,7 +11,7 @@ import {
   approveAccount,
   deleteAccountData,
   enableAccount,
-  listAdminAccounts,
+  listAdminAccountIds,
   rejectAccount,
   requireAdminAccount,
   showAdminAccount,
@@ -22,7 +22,8 @@ import {
 import { staffRoleIds } from "../../../../../admin/account-filters.ts";
 import { badRequest } from "../../../../../errors.ts";
 import { ipKeyRange } from "../../../../../lib/ip-keys.ts";
-import { toApiAdminAccount, toApiAdminAccounts } from "../../../../../serializers/admin-account.ts";
+import { toApiAdminAccount, toApiAdminAccountsJson } from "../../../../../serializers/admin-account.ts";
+import { jsonText } from "../../../../headers.ts";
 import { adminScopes, requirePermission } from "../../../../admin-auth.ts";
 import { pageParams, setLinkHeader } from "../../../../pagination.ts";
 import { type Params, readAppParams } from "../../../../params.ts";
@@ -84,9 +85,9 @@ async function list(app: App, event: H3Event, version: 1 | 2) {
   const actor = requirePermission(app, event, READ, "manage_users");
   const k = pageParams(p, 100, 200);
   const filter = version === 1 ? v1Filter(app, p) : v2Filter(app, p);
-  const accounts = listAdminAccounts(app, actor, { ...filter, ...k });
-  setLinkHeader(app, event, p, { cursors: accounts.map((a) => a.id), limit: k.limit, keep: version === 1 ? V1_KEYS : V2_KEYS });
-  return toApiAdminAccounts(app, accounts);
+  const ids = listAdminAccountIds(app, actor, { ...filter, ...k });
+  setLinkHeader(app, event, p, { cursors: ids, limit: k.limit, keep: version === 1 ? V1_KEYS : V2_KEYS });
+  return jsonText(event, toApiAdminAccountsJson(app, ids));
 }
 
 export function registerAdminAccountsRoutes(app: App, r: Router): void {
