@@ -7,6 +7,7 @@ import { type AccountSummary, type AdminAccountFilter, filterAdminAccountIds, fi
 import { listAccountWarnings } from "../storage/account-warnings.ts";
 import { listModerationNotes } from "../storage/moderation-notes.ts";
 import { listRoles } from "../storage/user-roles.ts";
+import { listUserIps } from "../storage/user-ips.ts";
 import { EVERYONE_ROLE_ID } from "../lib/permissions.ts";
 import { findOwnerUser, findUserByAccountId } from "../storage/users.ts";
 import { type Actor, makeActor, requireCan } from "./actor.ts";
@@ -51,6 +52,7 @@ export function accountRows(app: App, accounts: Account[]): AccountRow[] {
 
 function summaryRows(app: App, list: AccountSummary[]): AccountRow[] {
   const roles = new Map(listRoles(app.db).map((r) => [r.id, r.name]));
+  const ips = listUserIps(app.db, list.flatMap((a) => (a.user ? [a.user.id] : [])));
   return list.map((a) => ({
     id: a.id,
     username: a.username,
@@ -58,7 +60,7 @@ function summaryRows(app: App, list: AccountSummary[]): AccountRow[] {
     email: a.user?.email ?? null,
     // null: a remote account, or a user without a role (Mastodon's everyone role).
     role: a.user && a.user.roleId !== null && a.user.roleId !== EVERYONE_ROLE_ID ? (roles.get(a.user.roleId) ?? null) : null,
-    ip: a.user?.ip ?? null,
+    ip: a.user ? (ips.get(a.user.id)?.[0]?.ip ?? null) : null,
     confirmed: a.user?.confirmed ?? false,
     approved: a.user?.approved ?? false,
     disabled: a.user?.disabled ?? false,

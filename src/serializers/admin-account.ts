@@ -41,12 +41,20 @@ type OwnFields = Omit<ApiAdminAccount, "account" | "created_by_application_id" |
 function readPage(app: App, ids: Id[]) {
   const summaries = findAccountSummaries(app.db, ids);
   const ips = listUserIps(app.db, summaries.flatMap((s) => (s.user ? [s.user.id] : [])));
-  const roles: RoleTable = new Map(listRoles(app.db).map((r) => [r.id, r]));
+  const table: RoleTable = new Map(listRoles(app.db).map((r) => [r.id, r]));
+  // Each role's entity once per page.
+  const entities = new Map<Id, ApiRole>();
+  const roles = (roleId: Id | null): ApiRole => {
+    const role = roleOf(table, roleId);
+    let e = entities.get(role.id);
+    if (!e) entities.set(role.id, (e = toApiRole(table, role)));
+    return e;
+  };
   const publics = embeddedAccounts(app, ids);
   return { summaries: summaries.filter((s) => publics.has(s.id)), ips, roles, publics };
 }
 
-function ownFields(s: AccountSummary, ips: Map<Id, { ip: string; usedAt: number }[]>, roles: RoleTable): OwnFields & Partial<ApiAdminAccount> {
+function ownFields(s: AccountSummary, ips: Map<Id, { ip: string; usedAt: number }[]>, roles: (roleId: Id | null) => ApiRole): OwnFields & Partial<ApiAdminAccount> {
   const u = s.user;
   const known = u ? (ips.get(u.id) ?? []) : [];
   const out: OwnFields & Partial<ApiAdminAccount> = {
@@ -59,7 +67,7 @@ function ownFields(s: AccountSummary, ips: Map<Id, { ip: string; usedAt: number 
     ips: known.map((x) => ({ ip: x.ip, used_at: isoTime(x.usedAt) })),
     locale: u?.locale ?? null,
     invite_request: u?.reason ?? null,
-    role: u ? toApiRole(roles, roleOf(roles, u.roleId)) : null,
+    role: u ? roles(u.roleId) : null,
     confirmed: u?.confirmed ?? false,
     approved: u?.approved ?? false,
     disabled: u?.disabled ?? false,

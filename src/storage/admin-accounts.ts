@@ -122,8 +122,6 @@ export interface AccountSummary {
     confirmed: boolean;
     approved: boolean;
     disabled: boolean;
-    /** The most recent address. */
-    ip: string | null;
     locale: string | null;
     reason: string | null;
     createdByAppId: Id | null;
@@ -138,8 +136,7 @@ export function findAccountSummaries(db: DB, ids: Id[]): AccountSummary[] {
     db,
     `SELECT a.id, a.username, a.domain, a.silenced_at, a.suspended_at, a.sensitized_at, a.created_at,
        u.id AS user_id, u.email, u.role_id, u.confirmed_at, u.approved, u.disabled, u.locale, u.reason,
-       u.created_by_app_id, u.invited_by_account_id,
-       (SELECT ip FROM user_ips i WHERE i.user_id = u.id ORDER BY used_at DESC LIMIT 1) AS ip
+       u.created_by_app_id, u.invited_by_account_id
      FROM accounts a LEFT JOIN users u ON u.account_id = a.id
      WHERE a.id IN (SELECT value FROM json_each(?))`,
   ).all("[" + ids.join(",") + "]") as Row[];
@@ -164,7 +161,6 @@ export function findAccountSummaries(db: DB, ids: Id[]): AccountSummary[] {
               confirmed: r.confirmed_at !== null,
               approved: r.approved === 1n || r.approved === 1,
               disabled: r.disabled === 1n || r.disabled === 1,
-              ip: (r.ip as string | null) ?? null,
               locale: (r.locale as string | null) ?? null,
               reason: (r.reason as string | null) ?? null,
               createdByAppId: r.created_by_app_id === null ? null : str(r.created_by_app_id),
