@@ -2,6 +2,7 @@ import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { forbidden, notFound, unprocessable } from "../errors.ts";
 import { isoTime } from "../lib/iso-time.ts";
+import { exceedsCodePoints } from "../lib/code-points.ts";
 import { type Account, findAccountById, updateAccount } from "../storage/accounts.ts";
 import { type AccountWarning, findWarningPreset, insertAccountWarning, type WarningAction } from "../storage/account-warnings.ts";
 import { unresolvedReportIdsAbout } from "../storage/report-moderation.ts";
@@ -17,6 +18,9 @@ import { applySuspension } from "./suspension.ts";
 // (a warning), sensitive, disable, silence, suspend; it records an AccountWarning, resolves
 // the report it came from (all open reports about the account for anything but `none`) and,
 // unless told not to, tells a local user through a moderation_warning notification.
+
+/** roost's bound on a warning's text (Mastodon sets none; a report comment from afar gets 5000). */
+export const WARNING_TEXT_MAX = 5000;
 
 export const ACTION_TYPES = ["none", "sensitive", "disable", "silence", "suspend"] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
@@ -43,6 +47,9 @@ export function performAccountAction(app: App, actor: Actor, target: Account, in
   if (!can(actor, "manage_users", "manage_reports") || !outranks(actor, role)) throw forbidden();
   if (type === "disable" && !user) throw forbidden();
   if (type === "suspend" && target.domain === null && !user) throw forbidden();
+  if (input.text !== undefined && exceedsCodePoints(input.text, WARNING_TEXT_MAX)) {
+    throw unprocessable(`Validation failed: Text is too long (maximum is ${WARNING_TEXT_MAX} characters)`);
+  }
   const report = input.reportId !== undefined && input.reportId !== "" ? requireReport(app, input.reportId) : undefined;
   let presetText: string | undefined;
   if (input.warningPresetId !== undefined && input.warningPresetId !== "") {

@@ -100,6 +100,12 @@ test("a warning (type none) reaches the user as a moderation_warning notificatio
   await action(staff.mod, carl.id, { type: "none", text: "quiet", send_email_notification: "false" });
   assert.equal((await s.api(carl, "GET", "/api/v1/notifications")).length, 1);
   assert.equal(listAccountWarnings(s.app.db, carl.id).length, 2);
+  // A warning's text is bounded: 5000 characters pass, 5001 are a 422 and nothing is recorded.
+  assert.equal((await action(staff.mod, carl.id, { type: "none", text: "é".repeat(5000) })).status, 200);
+  const long = await action(staff.mod, carl.id, { type: "none", text: "é".repeat(5001) });
+  assert.equal(long.status, 422);
+  assert.match(long.body.error, /Text is too long \(maximum is 5000 characters\)/);
+  assert.equal(listAccountWarnings(s.app.db, carl.id).length, 3);
 });
 
 test("an action resolves its report; anything but a warning resolves every open report about the account", async () => {
