@@ -21,11 +21,12 @@ import type { Metric, RunSummary, Scenario, Target, TargetResult } from "./scena
 import { delivery } from "./scenarios/delivery.ts";
 import { foundation } from "./scenarios/foundation.ts";
 import { inbox, inboxIntake } from "./scenarios/inbox.ts";
+import { media } from "./scenarios/media.ts";
 import { social } from "./scenarios/social.ts";
 import { scheduled } from "./scenarios/scheduled.ts";
 import { admin } from "./scenarios/admin.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, admin };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, admin };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which

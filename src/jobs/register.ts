@@ -4,9 +4,13 @@ import { handleStatusFanout } from "./handlers/status-fanout.ts";
 import { handleFeedTrim } from "./handlers/feed-trim.ts";
 import { handleFeedMerge } from "./handlers/feed-merge.ts";
 import { handleScheduledStatusPublish } from "./handlers/scheduled-status-publish.ts";
+import { handlePollEnd } from "./handlers/poll-end.ts";
+import { POLL_END_JOB } from "../services/polls.ts";
+import { trimTagHistory } from "./handlers/tag-history-trim.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin/account-purge.ts";
+import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 
 const HOUR = 3600_000;
 
@@ -22,5 +26,12 @@ export function registerJobHandlers(app: App): void {
   // Data of suspended accounts: removed on request or after 30 days, a batch per run.
   app.jobs.register(PURGE_JOB, handleAccountPurge);
   app.jobs.every("accounts.purge_suspended", 6 * HOUR, purgeExpiredSuspensions);
+  // Notifications and the queued Update(Question): database writes only, batched in one commit.
+  app.jobs.register(POLL_END_JOB, handlePollEnd, { queue: "feeds", transactional: true });
+  app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
+  // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.
+  app.jobs.register("media.process", handleMediaProcess, { queue: "media" });
+  app.jobs.register("media.remove_files", handleMediaRemoveFiles);
+  app.jobs.every("media.cleanup", HOUR, cleanupMedia);
 }

@@ -39,14 +39,14 @@ export function purgeStatusBatch(db: DB, accountId: Id, limit: number): number {
 export function purgeMediaBatch(db: DB, accountId: Id, limit: number): { count: number; files: string[] } {
   const rows = stmt(
     db,
-    `SELECT id, file, thumbnail_file FROM media_attachments m WHERE account_id = ?
+    `SELECT id, file, small_file, thumbnail_file FROM media_attachments m WHERE account_id = ?
        AND (status_id IS NULL OR NOT EXISTS (SELECT 1 FROM statuses s WHERE s.id = m.status_id))
      LIMIT ?`,
   ).all(B(accountId), BigInt(limit)) as Row[];
   const files: string[] = [];
   for (const r of rows) {
     stmt(db, "DELETE FROM media_attachments WHERE id = ?").run(r.id);
-    for (const f of [r.file, r.thumbnail_file]) if (typeof f === "string") files.push(f);
+    for (const f of [r.file, r.small_file, r.thumbnail_file]) if (typeof f === "string") files.push(f);
   }
   return { count: rows.length, files };
 }
@@ -86,6 +86,8 @@ const REST = [
   "DELETE FROM conversation_mutes WHERE account_id = @a",
   "DELETE FROM account_conversations WHERE account_id = @a",
   "DELETE FROM scheduled_statuses WHERE account_id = @a",
+  "DELETE FROM filters WHERE account_id = @a",
+  "DELETE FROM featured_tags WHERE account_id = @a",
   "DELETE FROM markers WHERE account_id = @a",
   "DELETE FROM mentions WHERE account_id = @a",
   "DELETE FROM notifications WHERE account_id = @a OR from_account_id = @a",

@@ -38,6 +38,10 @@ test("a suspended local account: login refused, posts hidden, Update(actor) with
   await s.api(fan, "POST", `/api/v1/accounts/${spam.id}/follow`);
   const post = await s.api(spam, "POST", "/api/v1/statuses", { status: "visit my shop" });
   for (let i = 0; i < PURGE_BATCH + 20; i++) await s.api(spam, "POST", "/api/v1/statuses", { status: `spam ${i}` });
+  // Rows of later features go too: a keyword filter, a featured hashtag, a post with a poll.
+  await s.api(spam, "POST", "/api/v2/filters", { title: "f", context: ["home"], keywords_attributes: [{ keyword: "x" }] });
+  await s.api(spam, "POST", "/api/v1/featured_tags", { name: "shop" });
+  await s.api(spam, "POST", "/api/v1/statuses", { status: "vote", poll: { options: ["a", "b"], expires_in: 3600 } });
   await s.drainJobs();
   assert.ok((await s.api(fan, "GET", "/api/v1/timelines/home")).some((x: any) => x.account.id === spam.id));
   clearReceived(r);
@@ -66,7 +70,7 @@ test("a suspended local account: login refused, posts hidden, Update(actor) with
   clearReceived(r);
   await s.api(staff.admin, "DELETE", `/api/v1/admin/accounts/${spam.id}`);
   const total = count("SELECT count(*) AS n FROM statuses WHERE account_id = ?", BigInt(spam.id));
-  assert.equal(total, PURGE_BATCH + 21);
+  assert.equal(total, PURGE_BATCH + 22);
   const queued = () => count("SELECT count(*) AS n FROM jobs WHERE name = ?", PURGE_JOB);
   s.app.db.prepare("DELETE FROM jobs WHERE name = ?").run(PURGE_JOB);
   await handleAccountPurge(s.app, { accountId: spam.id, actorId: staff.admin.id }); // announces
@@ -78,6 +82,9 @@ test("a suspended local account: login refused, posts hidden, Update(actor) with
   await s.drainJobs();
   assert.equal(count("SELECT count(*) AS n FROM statuses WHERE account_id = ?", BigInt(spam.id)), 0);
   assert.equal(count("SELECT count(*) AS n FROM follows WHERE account_id = ? OR target_account_id = ?", BigInt(spam.id), BigInt(spam.id)), 0);
+  for (const table of ["filters", "featured_tags", "polls"]) {
+    assert.equal(count(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`, BigInt(spam.id)), 0, table);
+  }
   const gone = findAccountById(s.app.db, spam.id)!;
   assert.deepEqual([gone.statusesCount, gone.followersCount, gone.displayName, gone.suspendedAt !== null], [0, 0, "", true]);
   assert.equal(findAccountById(s.app.db, fan.id)!.followingCount, 0, "the follower's count follows");

@@ -17,7 +17,9 @@ const PARAM_NAMES = [
   "state", "code_challenge", "code_challenge_method", "force_login", "avatar", "header", "file",
   "description", "media_ids", "visibility", "in_reply_to_id", "spoiler_text", "poll", "types",
   "exclude_types", "account_id", "q", "type", "offset", "local", "remote", "only_media", "authenticity_token",
-  "scheduled_at",
+  "scheduled_at", "choices", "title", "context", "filter_action", "expires_in", "keywords_attributes", "keyword",
+  "whole_word", "phrase", "irreversible", "status_id",
+  "name", "avatar_description", "header_description", "attribution_domains", "show_media", "show_featured",
   // The admin API's (alice is the owner, so its routes are walked past the permission check).
   "report_id", "warning_preset_id", "text", "send_email_notification", "category", "rule_ids", "origin", "ip",
   "role_ids", "invited_by", "permissions", "resolved", "unresolved", "target_account_id", "by_domain", "staff",

@@ -6,6 +6,7 @@ import { parseAttachments } from "./attachments.ts";
 import { parseEmojiTags } from "./emojis.ts";
 import { asArray, clip, dateOf, firstOfMap, hasType, httpUrl, idOf, idsOf, isObject, isPublicAddress, str, urlOf } from "./common.ts";
 import { sanitizeRemoteHtml } from "./html.ts";
+import { type ParsedPoll, parseApPoll } from "./poll.ts";
 
 export interface ParsedAttachment {
   type: "image" | "gifv" | "video" | "audio" | "unknown";
@@ -50,6 +51,8 @@ export interface ParsedNote {
   /** `likes.totalItems` / `shares.totalItems`: the origin's counts, untrusted (AP §4.2). */
   likesCount: number | null;
   sharesCount: number | null;
+  /** A Question's poll (parse/poll.ts); null for anything else. */
+  poll: ParsedPoll | null;
 }
 
 const NATIVE_TYPES = ["Note", "Question"];
@@ -159,5 +162,6 @@ export function parseApNote(doc: ApObject, activity?: ApObject): ParsedNote {
     conversation: conversation && conversation.length <= MAX_URI ? conversation : null,
     likesCount: totalItems(doc.likes),
     sharesCount: totalItems(doc.shares),
+    poll: parseApPoll(doc),
   };
 }
