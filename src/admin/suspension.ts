@@ -21,7 +21,7 @@ import { onProfileUpdated } from "../federation/outbox/hooks.ts";
  * - a remote account's follows of our users are rejected (Reject(Follow)) and removed, as its
  *   own server will not stop it reading what those users send.
  */
-export function applySuspension(app: App, account: Account): void {
+export function applySuspension(app: App, account: Account, at?: number): void {
   const now = app.now();
   if (account.domain !== null) {
     // Before the flag: a suspended account has no personal inbox to send the Reject to.
@@ -30,7 +30,8 @@ export function applySuspension(app: App, account: Account): void {
       if (owner) removeFromFollowers(app, owner, account);
     }
   }
-  updateAccount(app.db, account.id, { suspendedAt: account.suspendedAt ?? now, suspensionOrigin: "local", updatedAt: now });
+  // `at`: a domain block stamps its own time, so lifting the block finds the accounts it suspended.
+  updateAccount(app.db, account.id, { suspendedAt: account.suspendedAt ?? at ?? now, suspensionOrigin: "local", updatedAt: now });
   insertDeletionRequest(app.db, account.id, now);
   deleteAuthorFromAllFeeds(app.db, account.id);
   onProfileUpdated(app, account);

@@ -41,6 +41,7 @@ import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
 import { registerAdminAccountsRoutes } from "./routes/api/v1/admin/accounts.ts";
 import { registerAdminReportsRoutes } from "./routes/api/v1/admin/reports.ts";
+import { registerAdminDomainBlocksRoutes } from "./routes/api/v1/admin/domain-blocks.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -79,6 +80,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerReportsRoutes(app, r);
   registerAdminAccountsRoutes(app, r);
   registerAdminReportsRoutes(app, r);
+  registerAdminDomainBlocksRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);

@@ -10,6 +10,7 @@ import { trimTagHistory } from "./handlers/tag-history-trim.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin/account-purge.ts";
+import { DOMAIN_SUSPEND_JOB, handleDomainSuspension } from "../admin/domain-accounts.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 
 const HOUR = 3600_000;
@@ -26,6 +27,8 @@ export function registerJobHandlers(app: App): void {
   // Data of suspended accounts: removed on request or after 30 days, a batch per run.
   app.jobs.register(PURGE_JOB, handleAccountPurge);
   app.jobs.every("accounts.purge_suspended", 6 * HOUR, purgeExpiredSuspensions);
+  // A suspended domain's known accounts, a batch per run, each then purged as above.
+  app.jobs.register(DOMAIN_SUSPEND_JOB, handleDomainSuspension);
   // Notifications and the queued Update(Question): database writes only, batched in one commit.
   app.jobs.register(POLL_END_JOB, handlePollEnd, { queue: "feeds", transactional: true });
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);

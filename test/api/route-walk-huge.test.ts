@@ -86,6 +86,8 @@ test("1 MB values for every text parameter are refused quickly and never stall t
   const dot = await s.api(alice, "POST", "/api/v2/media", upload({}));
   const kf = await s.api(alice, "POST", "/api/v2/filters", { title: "f", context: ["home"], keywords_attributes: [{ keyword: "k" }] });
   const later = await s.api(alice, "POST", "/api/v1/statuses", { status: "later", scheduled_at: new Date(s.app.now() + 3_600_000).toISOString() });
+  const walled = await s.api(alice, "POST", "/api/v1/admin/domain_blocks", { domain: "walk.example" });
+  const allowed = await s.api(alice, "POST", "/api/v1/admin/domain_allows", { domain: "walk.example" });
   await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { note: "#birds @bob https://example.com/", fields_attributes: [{ name: "a", value: "https://example.com/" }] });
   await s.api(alice, "GET", "/api/v2/search?q=birds");
 
@@ -252,12 +254,24 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /api/v1/admin/reports/:id/unassign": () => [],
     "POST /api/v1/admin/reports/:id/resolve": () => [],
     "POST /api/v1/admin/reports/:id/reopen": () => [],
+    "POST /api/v1/admin/domain_blocks": (h) => [
+      { domain: h },
+      { domain: "huge.example", severity: h },
+      { domain: "huge.example", public_comment: h },
+      { domain: "huge.example", private_comment: h },
+      { domain: "huge.example", reject_media: h, reject_reports: h, obfuscate: h },
+    ],
+    "PUT /api/v1/admin/domain_blocks/:id": (h) => [{ severity: h }, { public_comment: h }, { private_comment: h }, { reject_media: h }],
+    "PATCH /api/v1/admin/domain_blocks/:id": (h) => [{ severity: h }],
+    "DELETE /api/v1/admin/domain_blocks/:id": () => [],
+    "POST /api/v1/admin/domain_allows": (h) => [{ domain: h }],
+    "DELETE /api/v1/admin/domain_allows/:id": () => [],
     "POST /authorize_interaction": (h) => [{ uri: h }, { acct: h }, { account_id: h }, { authenticity_token: h }],
     "POST /inbox": () => [],
     "POST /actor/inbox": () => [],
     "POST /users/:username/inbox": () => [],
   };
-  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id };
+  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id };
   const fillPath = (path: string) =>
     path.replace(/(\/\w+\/):\w+/g, (_all, prefix: string) => (ids[prefix] ? prefix + ids[prefix] : prefix + "1")).replace(":username", "alice");
 
