@@ -10,6 +10,7 @@ import { registerReportsCommands } from "./commands/reports.ts";
 import { registerRolesCommands } from "./commands/roles.ts";
 import { registerAuditCommands } from "./commands/audit.ts";
 import { registerWarningPresetsCommands } from "./commands/warning-presets.ts";
+import { registerDomainsCommands } from "./commands/domains.ts";
 import { errorDetail, errorLine } from "./errors.ts";
 
 // The operator interface: /work/shared/spec/cli.md. Results go to stdout, everything else to
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerRolesCommands(program);
   registerAuditCommands(program);
   registerWarningPresetsCommands(program);
+  registerDomainsCommands(program);
   return program;
 }
 

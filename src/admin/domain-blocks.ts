@@ -88,6 +88,15 @@ export function blockDomain(app: App, actor: Actor, input: DomainBlockInput): Do
   });
 }
 
+/** The CLI's `domains block`: a new block, or the change of the one the domain already has. */
+export function blockOrUpdateDomain(app: App, actor: Actor, input: DomainBlockInput): DomainBlock {
+  const name = normalizeDomain(input.domain ?? "");
+  const existing = name ? findDomainBlockByDomain(app.db, name) : undefined;
+  if (!existing) return blockDomain(app, actor, input);
+  const { domain: _domain, ...fields } = input;
+  return updateBlock(app, actor, existing, fields);
+}
+
 /** PUT: any field but the domain. A changed severity undoes what the old one did first. */
 export function updateBlock(app: App, actor: Actor, block: DomainBlock, patch: DomainBlockUpdate): DomainBlock {
   requireCan(actor, "manage_federation");
