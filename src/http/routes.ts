@@ -42,6 +42,7 @@ import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interacti
 import { registerAdminAccountsRoutes } from "./routes/api/v1/admin/accounts.ts";
 import { registerAdminReportsRoutes } from "./routes/api/v1/admin/reports.ts";
 import { registerAdminDomainBlocksRoutes } from "./routes/api/v1/admin/domain-blocks.ts";
+import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/email-domain-blocks.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -81,6 +82,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerAdminAccountsRoutes(app, r);
   registerAdminReportsRoutes(app, r);
   registerAdminDomainBlocksRoutes(app, r);
+  registerAdminEmailDomainBlocksRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);

@@ -266,6 +266,8 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "DELETE /api/v1/admin/domain_blocks/:id": () => [],
     "POST /api/v1/admin/domain_allows": (h) => [{ domain: h }],
     "DELETE /api/v1/admin/domain_allows/:id": () => [],
+    "POST /api/v1/admin/email_domain_blocks": (h) => [{ domain: h }, { domain: "walk-mail.example", allow_with_approval: h }],
+    "DELETE /api/v1/admin/email_domain_blocks/:id": () => [],
     "POST /authorize_interaction": (h) => [{ uri: h }, { acct: h }, { account_id: h }, { authenticity_token: h }],
     "POST /inbox": () => [],
     "POST /actor/inbox": () => [],
