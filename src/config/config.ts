@@ -26,6 +26,8 @@ export interface Config {
    * need a valid HTTP signature (the instance actor at /actor never does).
    */
   authorizedFetch: boolean;
+  /** Mastodon's LIMITED_FEDERATION_MODE: federate only with domains on the allow-list (domain_allows). */
+  limitedFederation: boolean;
   host: string;
   port: number;
   logLevel: LogLevel;
@@ -119,6 +121,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   registrations: { kind: { enum: ["open", "approval", "closed"] }, def: "open" },
   allowPrivateAddresses: { kind: "bool", def: false },
   authorizedFetch: { kind: "bool", def: false },
+  limitedFederation: { kind: "bool", def: false },
   host: { kind: "string", def: "127.0.0.1" },
   port: { kind: "int", min: 0, max: 65535, def: 3000 },
   logLevel: { kind: { enum: ["debug", "info", "warn", "error", "silent"] }, def: "info" },

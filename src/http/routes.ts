@@ -45,6 +45,10 @@ import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
 import { registerOEmbedRoutes } from "./routes/oembed.ts";
 import { registerStreamingRoutes } from "./routes/api/v1/streaming.ts";
+import { registerAdminAccountsRoutes } from "./routes/api/v1/admin/accounts.ts";
+import { registerAdminReportsRoutes } from "./routes/api/v1/admin/reports.ts";
+import { registerAdminDomainBlocksRoutes } from "./routes/api/v1/admin/domain-blocks.ts";
+import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/email-domain-blocks.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -86,6 +90,10 @@ export function registerRoutes(app: App, r: Router): void {
   registerSearchRoutes(app, r);
   registerDirectoryRoutes(app, r);
   registerReportsRoutes(app, r);
+  registerAdminAccountsRoutes(app, r);
+  registerAdminReportsRoutes(app, r);
+  registerAdminDomainBlocksRoutes(app, r);
+  registerAdminEmailDomainBlocksRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);
