@@ -11,6 +11,7 @@ import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
 import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
+import { refreshTrends, REFRESH_EVERY_MS, REFRESH_TASK } from "../trends/refresh.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 
 const HOUR = 3600_000;
@@ -30,6 +31,7 @@ export function registerJobHandlers(app: App): void {
   // rebuild never delays fan-outs or deliveries.
   app.jobs.register(REBUILD_JOB, handleSearchRebuild, { queue: "search" });
   app.jobs.register(AUTHOR_JOB, handleSearchAuthor, { queue: "search" });
+  app.jobs.every(REFRESH_TASK, REFRESH_EVERY_MS, (a) => void refreshTrends(a));
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
   // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.
