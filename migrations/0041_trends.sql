@@ -82,13 +82,18 @@ BEGIN
     VALUES ('status', new.status_id, new.created_at - new.created_at % 3600000, new.account_id);
 END;
 
--- Links need the HTML parsed: public posts that may hold one wait here for trends.refresh.
+-- Links need the HTML parsed: public posts that may hold one wait here for trends.refresh. A
+-- post whose anchors are all mentions and hashtags as Mastodon and roost write them (most
+-- posts with any anchor) is not queued: more `<a ` than such class attributes means a link.
 CREATE TABLE trend_link_queue (
   status_id   INTEGER PRIMARY KEY,
   original_id INTEGER NOT NULL
 );
 CREATE TRIGGER trend_link_post AFTER INSERT ON statuses
   WHEN new.reblog_of_id IS NULL AND new.visibility = 'public' AND instr(new.content, 'href="http') > 0
+   AND (length(new.content) - length(replace(new.content, '<a ', ''))) / 3 >
+       (length(new.content) - length(replace(new.content, 'class="mention hashtag"', ''))) / 23
+     + (length(new.content) - length(replace(new.content, 'class="u-url mention"', ''))) / 21
 BEGIN
   INSERT OR IGNORE INTO trend_link_queue (status_id, original_id) VALUES (new.id, new.id);
 END;
