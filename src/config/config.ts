@@ -96,6 +96,8 @@ export interface Config {
   jobsAutorun: boolean;
   /** Adds the benchmark's baseline routes (bench/run.ts); never on in production. */
   benchRoutes: boolean;
+  /** Trends show only items a moderator approved (Mastodon's trendable_by_default off). */
+  trendsRequireReview: boolean;
   /** Open streaming connections (WebSocket and SSE) per account. */
   streamingMaxPerUser: number;
   /**
@@ -164,6 +166,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   poolIdleMs: { kind: "int", min: 100, def: 30_000 },
   jobsAutorun: { kind: "bool", def: true },
   benchRoutes: { kind: "bool", def: false },
+  trendsRequireReview: { kind: "bool", def: false },
   streamingMaxPerUser: { kind: "int", min: 1, max: 100_000, def: 32 },
   streamingMaxPerIp: { kind: "int", min: 1, max: 1_000_000, def: 512 },
   streamingBufferBytes: { kind: "int", min: 4096, def: 1024 * 1024 },

@@ -37,6 +37,8 @@ import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-fav
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
 import { registerSearchRoutes } from "./routes/api/v2/search.ts";
 import { registerDirectoryRoutes } from "./routes/api/v1/directory.ts";
+import { registerTrendsRoutes } from "./routes/api/v1/trends.ts";
+import { registerAdminTrendsRoutes } from "./routes/api/v1/admin-trends.ts";
 import { registerFiltersV1Routes } from "./routes/api/v1/filters.ts";
 import { registerFiltersV2Routes } from "./routes/api/v2/filters.ts";
 import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts";
@@ -89,6 +91,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);
   registerDirectoryRoutes(app, r);
+  registerTrendsRoutes(app, r);
+  registerAdminTrendsRoutes(app, r);
   registerReportsRoutes(app, r);
   registerAdminAccountsRoutes(app, r);
   registerAdminReportsRoutes(app, r);

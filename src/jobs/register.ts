@@ -13,6 +13,7 @@ import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
 import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
 import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin/account-purge.ts";
 import { DOMAIN_SUSPEND_JOB, handleDomainSuspension } from "../admin/domain-accounts.ts";
+import { refreshTrends, REFRESH_EVERY_MS, REFRESH_TASK } from "../trends/refresh.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 import { handleCardFetch } from "./handlers/card-fetch.ts";
 import { CARD_FETCH_JOB } from "../services/preview-cards.ts";
@@ -41,6 +42,7 @@ export function registerJobHandlers(app: App): void {
   // rebuild never delays fan-outs or deliveries.
   app.jobs.register(REBUILD_JOB, handleSearchRebuild, { queue: "search" });
   app.jobs.register(AUTHOR_JOB, handleSearchAuthor, { queue: "search" });
+  app.jobs.every(REFRESH_TASK, REFRESH_EVERY_MS, (a) => void refreshTrends(a));
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
   // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.

@@ -226,6 +226,12 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /api/v1/tags/:name/unfeature": () => [],
     "POST /api/v1/featured_tags": (h) => [{ name: h }],
     "DELETE /api/v1/featured_tags/:id": () => [],
+    // Trend reviews read nothing but the id in the path.
+    ...Object.fromEntries(
+      ["tags", "statuses", "links", "links/publishers"].flatMap((k) =>
+        ["approve", "reject"].map((a) => [`POST /api/v1/admin/trends/${k}/:id/${a}`, () => []]),
+      ),
+    ),
     "POST /api/v1/polls/:id/votes": (h) => [{ choices: [h] }, { choices: h }],
     "PUT /api/v1/scheduled_statuses/:id": (h) => [{ scheduled_at: h }],
     "PATCH /api/v1/scheduled_statuses/:id": (h) => [{ scheduled_at: h }],
