@@ -112,7 +112,7 @@ async function crawl(app: App, url: string): Promise<PreviewCard | null> {
   const type = (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (res.status !== 200 || (type !== "text/html" && type !== "application/xhtml+xml")) return null;
   const pageUrl = res.url;
-  const details = extractLinkDetails(decodeHtml(res.body, res.headers.get("content-type")), pageUrl);
+  const details = await extractLinkDetails(decodeHtml(res.body, res.headers.get("content-type")), pageUrl);
   const draft = (await fromOEmbed(app, details)) ?? fromPage(details);
   if (!draft.title && !draft.html) return null;
   // Mastodon keys the card by the page's canonical (same-origin) URL after redirects.
