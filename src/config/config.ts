@@ -61,6 +61,15 @@ export interface Config {
   cacheRemoteMedia: boolean;
   /** Byte budget of that cache: least recently cached files beyond it are evicted. */
   remoteMediaCacheBytes: number;
+  /**
+   * ffmpeg and ffprobe for video, audio and gifv: "" uses the binaries the npm packages ship
+   * (@ffmpeg-installer/ffmpeg, @ffprobe-installer/ffprobe), "none" turns video processing off
+   * (media/ffmpeg.ts), anything else is a path to the executable.
+   */
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** Longest video (and gifv) accepted, in seconds; longer uploads are refused. */
+  maxVideoSeconds: number;
   maxPollOptions: number;
   /** Poll limits beside maxPollOptions (Mastodon's PollOptionsValidator / PollExpirationValidator). */
   maxPollOptionChars: number;
@@ -132,6 +141,9 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   s3Acl: { kind: "string", def: "public-read" },
   cacheRemoteMedia: { kind: "bool", def: true },
   remoteMediaCacheBytes: { kind: "int", min: 0, def: 1024 * 1024 * 1024 },
+  ffmpegPath: { kind: "string", def: "" },
+  ffprobePath: { kind: "string", def: "" },
+  maxVideoSeconds: { kind: "int", min: 1, max: 86_400, def: 300 },
   maxPollOptions: { kind: "int", min: 2, max: 20, def: 4 },
   maxPollOptionChars: { kind: "int", min: 1, max: 1000, def: 50 },
   minPollExpiration: { kind: "int", min: 1, def: 300 },

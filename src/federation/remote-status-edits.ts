@@ -5,7 +5,9 @@ import { tx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { notify, notifyStatusUpdate } from "../services/notifications.ts";
 import { applyRemotePoll } from "../services/poll-drafts.ts";
+import { cardAfterEdit } from "../services/preview-cards.ts";
 import { snapshot as statusSnapshot } from "../services/status-edits.ts";
+import { indexStatuses } from "../search/status-index.ts";
 import { publishEditedStatus } from "../services/stream-events.ts";
 import type { Account } from "../storage/accounts.ts";
 import { detachStatusMedia, findMediaByStatusIds, insertRemoteMedia, updateRemoteMediaDetails } from "../storage/media-attachments.ts";
@@ -82,6 +84,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
         language: note.language,
         editedAt,
       });
+      cardAfterEdit(app, current.id, note.content !== current.content, { spoilerText: note.spoilerText, content: note.content });
     } else {
       updateRemoteStatusFlags(db, current.id, { sensitive: note.sensitive, language: note.language });
     }
@@ -95,6 +98,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
     for (const m of audience.silentMentions) insertSilentMention(db, { id: app.ids.next(), statusId: current.id, accountId: m.id, createdAt: now });
     const tagIds = noteTags(note).map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: now }));
     setStatusTags(db, current.id, tagIds);
+    indexStatuses(db, [current.id]);
 
     const updated = findStatusById(db, current.id)!;
     if (significant) {

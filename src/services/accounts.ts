@@ -12,6 +12,7 @@ import { type Privacy, type User, updateUser } from "../storage/users.ts";
 import { isLocalDomain, reloadViewer } from "./account-lookup.ts";
 import { normalizeDomain } from "./domain-blocks.ts";
 import { onProfileUpdated } from "../federation/outbox/hooks.ts";
+import { AUTHOR_JOB } from "../search/status-index.ts";
 import { authorizeAllFollowRequests } from "./follows.ts";
 import { type ProfileImageKind, type StoredProfileImage, profileImageFiles, readProfileImage, storeProfileImage } from "./profile-media.ts";
 
@@ -190,6 +191,8 @@ export async function updateProfile(app: App, account: Account, user: User, inpu
       if (Object.keys(userPatch).length) updateUser(app.db, user.id, { ...userPatch, updatedAt: now });
       // Unlocking accepts the pending follow requests, as Mastodon's UpdateAccountService does.
       if (account.locked && input.locked === false) authorizeAllFollowRequests(app, account.id);
+      // Opting in or out of search: the public posts' index entries follow (a job).
+      if (input.indexable !== undefined && input.indexable !== account.indexable) app.jobs.enqueue(AUTHOR_JOB, { accountId: account.id });
       onProfileUpdated(app, account);
     });
   } catch (err) {

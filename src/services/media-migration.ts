@@ -2,7 +2,7 @@ import type { App } from "../app.ts";
 import { contentTypeFor, stillName } from "../media/files.ts";
 import { s3MediaStore } from "../media/s3-store.ts";
 import { localMediaStore, type MediaStore } from "../media/store.ts";
-import { emojiStaticFile } from "../storage/custom-emojis.ts";
+import { emojiStaticFile } from "../media/emoji-images.ts";
 import { listStoredMediaRefs } from "../storage/stored-media.ts";
 
 // `roost media migrate --to s3|local`: copies every file the database names from the other

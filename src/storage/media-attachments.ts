@@ -17,9 +17,24 @@ export interface MediaSize {
   height: number;
 }
 
+/**
+ * The original of a video, gifv or audio file, as ffprobe reads the stored file (Mastodon's
+ * MediaAttachment::Metadata#video_metadata); audio has no width and height.
+ */
+export interface MediaAvOriginal {
+  width?: number;
+  height?: number;
+  /** "num/den" (avg_frame_rate, reduced), as Mastodon's Rational. */
+  frameRate?: string;
+  /** Seconds. */
+  duration?: number;
+  /** Bits per second of the whole file. */
+  bitrate?: number;
+}
+
 /** `meta` as Mastodon's MediaAttachment entity shows it (entities-core.md); size/aspect are derived. */
 export interface MediaMeta {
-  original?: MediaSize;
+  original?: MediaSize | MediaAvOriginal;
   small?: MediaSize;
   focus?: { x: number; y: number };
 }
