@@ -6,6 +6,8 @@ import { handleFeedMerge } from "./handlers/feed-merge.ts";
 import { handleScheduledStatusPublish } from "./handlers/scheduled-status-publish.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
+import { PUSH_SEND_JOB } from "../services/push-notify.ts";
+import { handlePushSend } from "../push/deliver.ts";
 
 const HOUR = 3600_000;
 
@@ -18,5 +20,7 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every("feeds.trim", HOUR, handleFeedTrim);
   // Its own queue: a backlog of fan-outs or deliveries never holds a post past its time.
   app.jobs.register(PUBLISH_JOB, handleScheduledStatusPublish, { queue: "scheduled", transactional: true });
+  // Its own queue: a burst of Web Push deliveries never waits behind federation.
+  app.jobs.register(PUSH_SEND_JOB, handlePushSend, { queue: "push" });
   registerFederationJobs(app);
 }

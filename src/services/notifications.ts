@@ -12,6 +12,7 @@ import {
   localReblogerIds,
   mentionTouchesHiddenAccount,
   notificationExists,
+  type Notification,
 } from "../storage/notifications.ts";
 import {
   isBlockedEitherWay,
@@ -21,6 +22,7 @@ import {
   isMutingNotifications,
 } from "../storage/relationship-checks.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
+import { queueWebPush } from "./push-notify.ts";
 import { canViewStatus } from "./visibility.ts";
 
 export type NotificationType =
@@ -111,7 +113,7 @@ export function notify(app: App, n: NewNotification): boolean {
 
   if (ONCE_PER_ACTIVITY.has(n.type) && notificationExists(db, n.type, n.recipientId, n.fromAccountId, statusId)) return false;
 
-  insertNotification(db, {
+  const notification: Notification = {
     id: app.ids.next(),
     accountId: n.recipientId,
     fromAccountId: n.fromAccountId,
@@ -120,7 +122,11 @@ export function notify(app: App, n: NewNotification): boolean {
     reportId: n.reportId ?? null,
     groupKey: GROUPABLE.has(n.type) ? groupKey(app, n.recipientId, n.type, statusId, now) : null,
     createdAt: now,
-  });
+  };
+  insertNotification(db, notification);
+  // Web Push, queued in this transaction. A filtered notification (a notification request)
+  // is neither streamed nor pushed: the notification policy's condition belongs here.
+  queueWebPush(app, notification);
   return true;
 }
 

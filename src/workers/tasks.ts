@@ -2,6 +2,7 @@ import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import { emojiStaticPng, processProfileImage } from "./image-tasks.ts";
 import { signRequestTask } from "./signature-tasks.ts";
+import { encryptPushTask } from "./push-tasks.ts";
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -20,4 +21,5 @@ export const tasks: Record<string, (payload: any) => unknown> = {
   processProfileImage,
   emojiStaticPng,
   signRequest: signRequestTask,
+  encryptPush: encryptPushTask,
 };

@@ -303,9 +303,9 @@ test("every capability advertised by the instance documents and NodeInfo is serv
 test("capabilities come from the routes the server registered", () => {
   assert.deepEqual(s.app.routes, new Set(s.routes.map((r) => routeKey(r.method, r.path))));
   assert.ok(s.app.routes.has("GET /api/v1/statuses/:"));
-  // Served today: none of the optional capabilities (update this as features land).
+  // Served today (update this as features land): Web Push.
   const caps = serverCapabilities(s.app);
-  assert.deepEqual(Object.keys(caps).filter((k) => caps[k as keyof Capabilities]), []);
+  assert.deepEqual(Object.keys(caps).filter((k) => caps[k as keyof Capabilities]), ["webPush"]);
 });
 
 test("with every capability served, both documents advertise all of it (Mastodon 4.3)", () => {
