@@ -44,14 +44,17 @@ function truncate(text: string): string {
   return chars.length <= BODY_CHARS ? text : chars.slice(0, BODY_CHARS - 3).join("") + "...";
 }
 
-/** The status's content warning if it has one, else its text; without a status, the sender's bio. */
+/**
+ * The status's content warning if it has one, else its text; without a status, the sender's
+ * bio. As Mastodon, tags are stripped from whichever it is (a local user's own text too) and
+ * entities decoded: the body is plain text.
+ */
 function bodyText(sender: Account, status: Status | undefined): string {
   if (status) {
-    if (status.spoilerText) return status.spoilerText;
     // A local status keeps its source text; a remote one only its HTML.
-    return status.local ? status.text : remoteHtmlToText(status.content);
+    return remoteHtmlToText(status.spoilerText || (status.local ? status.text : status.content));
   }
-  return sender.domain === null ? sender.noteSource : remoteHtmlToText(sender.note);
+  return remoteHtmlToText(sender.domain === null ? sender.noteSource : sender.note);
 }
 
 export function buildPushMessage(

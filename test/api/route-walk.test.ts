@@ -17,7 +17,7 @@ const PARAM_NAMES = [
   "state", "code_challenge", "code_challenge_method", "force_login", "avatar", "header", "file",
   "description", "media_ids", "visibility", "in_reply_to_id", "spoiler_text", "poll", "types",
   "exclude_types", "account_id", "q", "type", "offset", "local", "remote", "only_media", "authenticity_token",
-  "scheduled_at",
+  "scheduled_at", "subscription", "data",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {

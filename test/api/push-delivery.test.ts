@@ -1,0 +1,229 @@
+// Web Push deliveries (issue 11 part 6; push.md §2-§5): a push service on loopback receives each
+// message, which the test decrypts with the subscription's private key by its own code
+// (test/helpers/push-receiver.ts) and whose VAPID signature it verifies.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { decryptPush, type PushClient, type PushReceiver, startPushReceiver, verifyVapid } from "../helpers/push-receiver.ts";
+import { findPushSubscriptionById } from "../../src/storage/push-subscriptions.ts";
+
+const CONTACT = "birds@roost.test";
+const TTL_48_HOURS = "172800";
+
+let s: TestServer;
+let push: PushReceiver;
+let n = 0;
+before(async () => {
+  s = await startTestServer({ config: { contactEmail: CONTACT } });
+  push = await startPushReceiver();
+});
+after(async () => {
+  await s.close();
+  await push.close();
+});
+
+/** A fresh pair of users: `me` with a push subscription for `alerts`, and `other`. */
+async function pair(o: { standard?: boolean; alerts?: Record<string, boolean>; policy?: string; locale?: string } = {}) {
+  n++;
+  const me = await s.user(`me${n}`, { displayName: `Me ${n}`, locale: o.locale ?? null });
+  const other = await s.user(`other${n}`, { displayName: `Other ${n}` });
+  const client = push.client(`me${n}`);
+  const sub = await s.api(me, "POST", "/api/v1/push/subscription", {
+    subscription: { endpoint: client.endpoint, keys: client.keys, standard: o.standard ?? true },
+    data: { alerts: o.alerts ?? { mention: true, favourite: true, follow: true, reblog: true, status: true }, policy: o.policy ?? "all" },
+  });
+  return { me, other, client, sub, name: `me${n}` };
+}
+
+async function notificationsOf(me: TestUser) {
+  return s.api(me, "GET", "/api/v1/notifications");
+}
+
+test("a mention arrives at the push service: aes128gcm, VAPID with the contact, Mastodon's payload", async () => {
+  const { me, other, client, name } = await pair({ standard: true });
+  const status = await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} are we still on for Friday?` });
+  await s.drainJobs();
+
+  const [got] = push.to(name);
+  assert.equal(push.to(name).length, 1);
+  assert.equal(got.headers["content-encoding"], "aes128gcm");
+  assert.equal(got.headers["content-type"], "application/octet-stream");
+  assert.equal(got.headers.ttl, TTL_48_HOURS);
+  assert.equal(got.headers.urgency, "normal");
+  assert.equal(got.headers.encryption, undefined);
+
+  const claims = verifyVapid(got, s.app.config.vapidPublicKey);
+  assert.equal(claims.sub, `mailto:${CONTACT}`);
+  assert.equal(claims.aud, push.url);
+  const nowS = Date.now() / 1000;
+  assert.ok(claims.exp > nowS + 3600 && claims.exp <= nowS + 24 * 3600, `exp ${claims.exp}`);
+
+  const [notification] = await notificationsOf(me);
+  const account = await s.api(me, "GET", `/api/v1/accounts/${other.id}`);
+  assert.deepEqual(decryptPush(client, got), {
+    access_token: me.token,
+    preferred_locale: "en",
+    notification_id: notification.id,
+    notification_type: "mention",
+    icon: account.avatar_static,
+    title: `You were mentioned by Other ${n}`,
+    body: `@${me.username} are we still on for Friday?`,
+  });
+  assert.equal(notification.status.id, status.id);
+});
+
+test("legacy aesgcm: the salt and key in Encryption and Crypto-Key, the VAPID draft's WebPush header", async () => {
+  const { me, other, client, name } = await pair({ standard: false, locale: "de" });
+  const post = await s.api(me, "POST", "/api/v1/statuses", { status: "x".repeat(200) });
+  await s.api(other, "POST", `/api/v1/statuses/${post.id}/favourite`);
+  await s.drainJobs();
+  const [got] = push.to(name);
+  assert.equal(got.headers["content-encoding"], "aesgcm");
+  assert.match(String(got.headers.encryption), /^salt=[A-Za-z0-9_-]{22}$/);
+  assert.match(String(got.headers["crypto-key"]), /^dh=[A-Za-z0-9_-]{87};p256ecdsa=[A-Za-z0-9_-]{87}$/);
+  assert.equal(got.headers.ttl, TTL_48_HOURS);
+  assert.equal(verifyVapid(got, s.app.config.vapidPublicKey).sub, `mailto:${CONTACT}`);
+  const message = decryptPush(client, got);
+  assert.equal(message.notification_type, "favourite");
+  assert.equal(message.title, `Other ${n} favorited your post`);
+  assert.equal(message.preferred_locale, "de");
+  // Rails' truncate: 140 characters, "..." included.
+  assert.equal(message.body, "x".repeat(137) + "...");
+});
+
+test("follows push the follower's bio; a content warning stands for the post's text", async () => {
+  const { me, other, client, name } = await pair();
+  await s.api(other, "PATCH", "/api/v1/accounts/update_credentials", { note: "I like <b>birds</b> & trees" });
+  await s.api(other, "POST", `/api/v1/accounts/${me.id}/follow`);
+  const mine = await s.api(me, "POST", "/api/v1/statuses", { status: "hello" });
+  await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} the spoiler`, spoiler_text: "Birds, again", in_reply_to_id: mine.id });
+  await s.drainJobs();
+  const messages = push.to(name).map((p) => decryptPush(client, p));
+  assert.deepEqual(
+    messages.map((m) => [m.notification_type, m.title, m.body]),
+    [
+      // Tags stripped, as Mastodon's strip_tags does to a local bio too.
+      ["follow", `Other ${n} is now following you`, "I like birds & trees"],
+      ["mention", `You were mentioned by Other ${n}`, "Birds, again"],
+    ],
+  );
+});
+
+test("only the alerts the subscription asked for, and only what its policy lets through", async () => {
+  // Alerts: mention on, favourite off (omitted).
+  const a = await pair({ alerts: { mention: true } });
+  const post = await s.api(a.me, "POST", "/api/v1/statuses", { status: "mine" });
+  await s.api(a.other, "POST", `/api/v1/statuses/${post.id}/favourite`);
+  await s.drainJobs();
+  assert.equal(push.to(a.name).length, 0);
+
+  // followed: only from accounts the recipient follows.
+  const b = await pair({ policy: "followed", alerts: { mention: true } });
+  await s.api(b.other, "POST", "/api/v1/statuses", { status: `@${b.me.username} stranger` });
+  await s.drainJobs();
+  assert.equal(push.to(b.name).length, 0);
+  await s.api(b.me, "POST", `/api/v1/accounts/${b.other.id}/follow`);
+  await s.api(b.other, "POST", "/api/v1/statuses", { status: `@${b.me.username} friend` });
+  await s.drainJobs();
+  assert.deepEqual(push.to(b.name).map((p) => decryptPush(b.client, p).body), [`@${b.me.username} friend`]);
+
+  // follower: only from accounts that follow the recipient.
+  const c = await pair({ policy: "follower", alerts: { mention: true } });
+  await s.api(c.me, "POST", `/api/v1/accounts/${c.other.id}/follow`); // the wrong direction
+  await s.api(c.other, "POST", "/api/v1/statuses", { status: `@${c.me.username} one` });
+  await s.drainJobs();
+  assert.equal(push.to(c.name).length, 0);
+  await s.api(c.other, "POST", `/api/v1/accounts/${c.me.id}/follow`);
+  await s.api(c.other, "POST", "/api/v1/statuses", { status: `@${c.me.username} two` });
+  await s.drainJobs();
+  assert.deepEqual(push.to(c.name).map((p) => decryptPush(c.client, p).body), [`@${c.me.username} two`]);
+
+  // none: nothing at all; and a PUT that turns the policy to none stops what was queued.
+  const d = await pair({ policy: "none", alerts: { mention: true } });
+  await s.api(d.other, "POST", "/api/v1/statuses", { status: `@${d.me.username} hello` });
+  await s.drainJobs();
+  assert.equal(push.to(d.name).length, 0);
+  const e = await pair({ alerts: { mention: true } });
+  await s.api(e.other, "POST", "/api/v1/statuses", { status: `@${e.me.username} queued` });
+  await s.api(e.me, "PUT", "/api/v1/push/subscription", { data: { alerts: { mention: true }, policy: "none" } });
+  await s.drainJobs();
+  assert.equal(push.to(e.name).length, 0);
+});
+
+test("a notification that is gone before delivery is not pushed", async () => {
+  const { me, other, name } = await pair();
+  const st = await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} oops` });
+  await s.api(other, "DELETE", `/api/v1/statuses/${st.id}`);
+  await s.drainJobs();
+  assert.equal(push.to(name).length, 0);
+});
+
+for (const status of [404, 410]) {
+  test(`${status} from the push service removes the subscription`, async () => {
+    const { me, other, name, sub } = await pair();
+    push.answer(name, status);
+    await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} are you there?` });
+    await s.drainJobs();
+    assert.deepEqual(push.to(name).map((p) => p.answered), [status]);
+    assert.equal(findPushSubscriptionById(s.app.db, sub.id), undefined);
+    const res = await s.req(me, "GET", "/api/v1/push/subscription");
+    assert.equal(res.status, 404);
+    assert.deepEqual(res.body, { error: "Record not found" });
+    // Nothing more is sent there.
+    await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} hello?` });
+    await s.drainJobs();
+    assert.equal(push.to(name).length, 1);
+  });
+}
+
+test("500 and 429 are retried with backoff; the subscription stays", async (t) => {
+  const { me, other, client, name, sub } = await pair();
+  push.answer(name, 500, 429);
+  await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} try again` });
+  await s.drainJobs();
+  assert.deepEqual(push.to(name).map((p) => p.answered), [500]);
+  assert.ok(findPushSubscriptionById(s.app.db, sub.id));
+
+  // The retry waits for its backoff (~15 s): nothing is due before it.
+  const realNow = s.app.now;
+  t.after(() => (s.app.now = realNow));
+  await s.drainJobs();
+  assert.equal(push.to(name).length, 1);
+  s.app.now = () => realNow() + 60_000;
+  await s.drainJobs();
+  assert.deepEqual(push.to(name).map((p) => p.answered), [500, 429]);
+  s.app.now = () => realNow() + 10 * 60_000;
+  await s.drainJobs();
+  const received = push.to(name);
+  assert.deepEqual(received.map((p) => p.answered), [500, 429, 201]);
+  // Each attempt is encrypted anew, and each decrypts to the same message.
+  const bodies = received.map((p) => decryptPush(client, p));
+  assert.equal(bodies[2].body, `@${me.username} try again`);
+  assert.deepEqual(bodies[0], bodies[2]);
+  assert.notDeepEqual(received[0].body, received[2].body);
+  assert.ok(findPushSubscriptionById(s.app.db, sub.id));
+});
+
+test("a push service that does not answer is retried; a notification older than 48 h is dropped", async (t) => {
+  const { me, other, name, sub } = await pair();
+  // A closed port: the connection is refused.
+  await s.api(me, "POST", "/api/v1/push/subscription", {
+    subscription: { endpoint: "http://127.0.0.1:9/push/nobody", keys: push.client("x").keys, standard: true },
+    data: { alerts: { mention: true } },
+  });
+  await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} anyone?` });
+  await s.drainJobs();
+  const replaced = await s.api(me, "GET", "/api/v1/push/subscription");
+  assert.notEqual(replaced.id, sub.id);
+  assert.equal(replaced.endpoint, "http://127.0.0.1:9/push/nobody");
+  // Still there after the failure, and the job is waiting for its retry.
+  const pending = s.app.db.prepare("SELECT attempts FROM jobs WHERE name = 'push.send'").all() as { attempts: number }[];
+  assert.deepEqual(pending.map((j) => Number(j.attempts)), [1]);
+  // Two days later the retry finds the notification too old: dropped without a request.
+  const realNow = s.app.now;
+  t.after(() => (s.app.now = realNow));
+  s.app.now = () => realNow() + 49 * 3600_000;
+  await s.drainJobs();
+  assert.deepEqual(s.app.db.prepare("SELECT count(*) AS c FROM jobs WHERE name = 'push.send'").get(), { c: 0n });
+  assert.equal(push.to(name).length, 0);
+});
