@@ -2,7 +2,7 @@
 // the push service (`aud`) and a contact (`sub`). Signing costs ~2.5 ms with the web-push
 // package, more than encrypting a message, so the header is made once per push service and
 // reused for hours: every subscriber on the same service (FCM, Mozilla, Apple, a relay) shares it.
-import webpush from "web-push";
+// The package is loaded on first use (~10 MB of RSS: an idle server without pushes never pays).
 import type { App } from "../app.ts";
 
 /** web-push's default lifetime (RFC 8292 allows up to 24 h; Mastodon signs for 24 h). */
@@ -38,7 +38,7 @@ export function vapidSubject(app: App): string {
  * The Authorization (and for aesgcm the Crypto-Key part) for a request to `endpoint`. Times are
  * real time, not app.now(): a real push service checks `exp` against its own clock.
  */
-export function vapidHeaders(app: App, endpoint: string, standard: boolean): VapidHeaders {
+export async function vapidHeaders(app: App, endpoint: string, standard: boolean): Promise<VapidHeaders> {
   const audience = new URL(endpoint).origin;
   const encoding = standard ? "aes128gcm" : "aesgcm";
   const key = `${encoding} ${audience}`;
@@ -48,6 +48,7 @@ export function vapidHeaders(app: App, endpoint: string, standard: boolean): Vap
   const hit = cache.get(key);
   if (hit && hit.exp - nowS >= MIN_REMAINING_S) return hit.headers;
   const exp = nowS + JWT_LIFETIME_S;
+  const { default: webpush } = await import("web-push");
   const h = webpush.getVapidHeaders(audience, vapidSubject(app), app.config.vapidPublicKey, app.config.vapidPrivateKey, encoding, exp);
   if (cache.size >= MAX_SERVICES) cache.clear();
   const headers: VapidHeaders = { Authorization: h.Authorization, ...("Crypto-Key" in h ? { "Crypto-Key": h["Crypto-Key"] } : {}) };

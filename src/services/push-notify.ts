@@ -4,16 +4,26 @@ import type { Notification } from "../storage/notifications.ts";
 import { listLivePushSubscriptionsOfAccount, type PushSubscription } from "../storage/push-subscriptions.ts";
 import { isFollowing } from "../storage/relationship-checks.ts";
 
-/** The job that sends one notification to one subscription (push/deliver.ts). */
+/**
+ * The job that sends notifications to subscriptions (push/deliver.ts). Its payload is a batch,
+ * `{ items: PushItem[] }`: the pushes queued in a burst (a post reaching 1,000 followers with
+ * notifications on) share a few jobs, each delivered and retried on its own.
+ */
 export const PUSH_SEND_JOB = "push.send";
-/** Mastodon's Web::PushNotificationWorker: `retry: 5`, so six runs in all. */
-const PUSH_MAX_ATTEMPTS = 6;
+/** Pushes per job. */
+export const PUSH_BATCH_ITEMS = 100;
 
-export interface PushSendPayload {
+export interface PushItem {
   /** Subscription id. */
   s: Id;
   /** Notification id. */
   n: Id;
+  /** Attempts made before this one (absent: none). */
+  a?: number;
+}
+
+export interface PushSendPayload {
+  items: PushItem[];
 }
 
 /**
@@ -36,13 +46,14 @@ export function isPushable(app: App, s: PushSubscription, n: Pick<Notification, 
 }
 
 /**
- * Queues a `push.send` job per subscription of the recipient that wants this notification.
- * Synchronous, inside the notification's transaction: the jobs commit (or roll back) with it.
+ * Queues a push to each subscription of the recipient that wants this notification (an item of
+ * a `push.send` job). Synchronous, inside the notification's transaction: the jobs commit (or
+ * roll back) with it.
  */
 export function queueWebPush(app: App, n: Notification): void {
   for (const s of listLivePushSubscriptionsOfAccount(app.db, n.accountId, app.now())) {
     if (!isPushable(app, s, n)) continue;
-    const payload: PushSendPayload = { s: s.id, n: n.id };
-    app.jobs.enqueue(PUSH_SEND_JOB, payload, { maxAttempts: PUSH_MAX_ATTEMPTS });
+    const item: PushItem = { s: s.id, n: n.id };
+    app.jobs.enqueueItem(PUSH_SEND_JOB, item, { maxItems: PUSH_BATCH_ITEMS });
   }
 }

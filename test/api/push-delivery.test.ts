@@ -216,9 +216,12 @@ test("a push service that does not answer is retried; a notification older than 
   const replaced = await s.api(me, "GET", "/api/v1/push/subscription");
   assert.notEqual(replaced.id, sub.id);
   assert.equal(replaced.endpoint, "http://127.0.0.1:9/push/nobody");
-  // Still there after the failure, and the job is waiting for its retry.
-  const pending = s.app.db.prepare("SELECT attempts FROM jobs WHERE name = 'push.send'").all() as { attempts: number }[];
-  assert.deepEqual(pending.map((j) => Number(j.attempts)), [1]);
+  // Still there after the failure, and the push waits for its retry in a job of its own.
+  const pending = s.app.db.prepare("SELECT payload, run_at FROM jobs WHERE name = 'push.send'").all() as { payload: string; run_at: number }[];
+  assert.equal(pending.length, 1);
+  const [notification] = await notificationsOf(me);
+  assert.deepEqual(JSON.parse(pending[0].payload), { items: [{ s: replaced.id, n: notification.id, a: 1 }] });
+  assert.ok(pending[0].run_at > s.app.now() + 5_000);
   // Two days later the retry finds the notification too old: dropped without a request.
   const realNow = s.app.now;
   t.after(() => (s.app.now = realNow));
@@ -226,4 +229,44 @@ test("a push service that does not answer is retried; a notification older than 
   await s.drainJobs();
   assert.deepEqual(s.app.db.prepare("SELECT count(*) AS c FROM jobs WHERE name = 'push.send'").get(), { c: 0n });
   assert.equal(push.to(name).length, 0);
+});
+
+test("a burst of pushes shares a job; a push that fails is retried alone", async (t) => {
+  const a = await pair({ alerts: { mention: true } });
+  const b = await pair({ alerts: { mention: true } });
+  const c = await pair({ alerts: { mention: true } });
+  push.answer(b.name, 503);
+  const text = `@${a.me.username} @${b.me.username} @${c.me.username} all of you`;
+  const st = await s.api(a.other, "POST", "/api/v1/statuses", { status: text });
+  // The three notifications of the post, made as the fan-out makes them, queue one job.
+  const before = s.app.db.prepare("SELECT count(*) AS c FROM jobs WHERE name = 'push.send'").get();
+  assert.deepEqual(before, { c: 0n });
+  await s.drainJobs();
+  for (const x of [a, c]) assert.deepEqual(push.to(x.name).map((p) => [p.answered, decryptPush(x.client, p).body]), [[201, text]]);
+  assert.deepEqual(push.to(b.name).map((p) => p.answered), [503]);
+  const retry = s.app.db.prepare("SELECT payload FROM jobs WHERE name = 'push.send'").all() as { payload: string }[];
+  assert.deepEqual(retry.map((r) => JSON.parse(r.payload).items.map((i: { s: string }) => i.s)), [[b.sub.id]]);
+
+  const realNow = s.app.now;
+  t.after(() => (s.app.now = realNow));
+  s.app.now = () => realNow() + 10 * 60_000;
+  await s.drainJobs();
+  assert.deepEqual(push.to(b.name).map((p) => p.answered), [503, 201]);
+  assert.equal(decryptPush(b.client, push.to(b.name)[1]).body, text);
+  for (const x of [a, c]) assert.equal(push.to(x.name).length, 1);
+  assert.ok(st.id);
+});
+
+test("pushes queued in one transaction go into one job", async () => {
+  const { notify } = await import("../../src/services/notifications.ts");
+  const { tx } = await import("../../src/db/db.ts");
+  const subs = [await pair({ alerts: { follow: true } }), await pair({ alerts: { follow: true } })];
+  const sender = await s.user(`sender${n}`);
+  const queued = () => (s.app.db.prepare("SELECT payload FROM jobs WHERE name = 'push.send'").all() as { payload: string }[]).map((r) => JSON.parse(r.payload).items.length);
+  tx(s.app.db, () => {
+    for (const x of subs) notify(s.app, { type: "follow", recipientId: x.me.id, fromAccountId: sender.id });
+  });
+  assert.deepEqual(queued(), [2]);
+  await s.drainJobs();
+  for (const x of subs) assert.equal(decryptPush(x.client, push.to(x.name)[0]).notification_type, "follow");
 });
