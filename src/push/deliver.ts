@@ -10,7 +10,7 @@ import { mapLimited } from "../lib/map-limited.ts";
 import { FetchError, logRemoteFailure, safeFetch } from "../federation/net/safe-fetch.ts";
 import { unseal } from "../lib/sealed-box.ts";
 import { isPushable, PUSH_SEND_JOB, type PushItem, type PushSendPayload } from "../services/push-notify.ts";
-import { PUSH_TOKEN_PURPOSE } from "../services/push-subscriptions.ts";
+import { PUSH_TOKEN_PURPOSE, unsubscribeToken } from "../services/push-subscriptions.ts";
 import { findAccountById } from "../storage/accounts.ts";
 import { findVisibleNotification } from "../storage/notification-reads.ts";
 import { deletePushSubscription, findPushSubscriptionById, type PushSubscription } from "../storage/push-subscriptions.ts";
@@ -104,7 +104,12 @@ async function pushOne(app: App, item: PushItem): Promise<"done" | "retry"> {
   const task: EncryptPushPayload = { endpoint: sub.endpoint, p256dh: sub.keyP256dh, auth: sub.keyAuth, standard: sub.standard, message: JSON.stringify(message) };
   const encrypted = await app.pool.run<EncryptedPush>("encryptPush", task);
   const vapid = await vapidHeaders(app, sub.endpoint, sub.standard);
-  const headers: Record<string, string> = { ...encrypted.headers, authorization: vapid.Authorization };
+  const headers: Record<string, string> = {
+    ...encrypted.headers,
+    authorization: vapid.Authorization,
+    // Mastodon 4.4: where the push service (or a relay) can drop a dead subscription.
+    "unsubscribe-url": `${app.baseUrl}/api/web/push_subscriptions/${unsubscribeToken(app, sub.id)}`,
+  };
   if (vapid["Crypto-Key"]) headers["crypto-key"] = `${headers["crypto-key"]};${vapid["Crypto-Key"]}`;
 
   let answered: number;

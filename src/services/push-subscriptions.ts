@@ -2,9 +2,11 @@ import { ECDH } from "node:crypto";
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { ApiError, notFound, unprocessable } from "../errors.ts";
+import { hmacHex, safeEqual } from "../lib/crypto.ts";
 import type { Id } from "../lib/ids.ts";
 import { seal } from "../lib/sealed-box.ts";
 import {
+  deletePushSubscription,
   deletePushSubscriptionsOfToken,
   findPushSubscriptionById,
   findPushSubscriptionOfToken,
@@ -185,4 +187,27 @@ export function updateSessionPushData(app: App, browser: BrowserSession, id: str
   const next = checkData(data);
   updatePushSubscriptionData(app.db, s.id, next, app.now());
   return { ...s, ...next };
+}
+
+/** How long an Unsubscribe-URL works (Mastodon 4.4: 48 hours, the messages' TTL). */
+const UNSUBSCRIBE_TTL_MS = 48 * 3600_000;
+const unsubscribeMac = (app: App, id: Id, exp: number) => hmacHex(app.config.secret, `push unsubscribe ${id} ${exp}`);
+
+/**
+ * The token of a push message's `Unsubscribe-URL` (push §4, §6): `<id>.<expiry>.<HMAC>`, valid
+ * for 48 hours and checked without a session, so a push service or relay can report a dead
+ * endpoint by calling it.
+ */
+export function unsubscribeToken(app: App, subscriptionId: Id): string {
+  const exp = Math.floor((app.now() + UNSUBSCRIBE_TTL_MS) / 1000);
+  return `${subscriptionId}.${exp}.${unsubscribeMac(app, subscriptionId, exp)}`;
+}
+
+/** DELETE /api/web/push_subscriptions/:token: deletes the subscription when the token is valid; silent otherwise. */
+export function unsubscribeByToken(app: App, token: string): void {
+  const m = /^(\d{1,19})\.(\d{1,12})\.([0-9a-f]{64})$/.exec(token);
+  if (!m) return;
+  const [, id, exp, mac] = m;
+  if (Number(exp) * 1000 <= app.now() || !safeEqual(unsubscribeMac(app, id, Number(exp)), mac)) return;
+  deletePushSubscription(app.db, id);
 }

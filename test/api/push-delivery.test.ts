@@ -51,6 +51,7 @@ test("a mention arrives at the push service: aes128gcm, VAPID with the contact, 
   assert.equal(got.headers.ttl, TTL_48_HOURS);
   assert.equal(got.headers.urgency, "normal");
   assert.equal(got.headers.encryption, undefined);
+  assert.ok(String(got.headers["unsubscribe-url"]).startsWith(`${s.app.baseUrl}/api/web/push_subscriptions/`), String(got.headers["unsubscribe-url"]));
 
   const claims = verifyVapid(got, s.app.config.vapidPublicKey);
   assert.equal(claims.sub, `mailto:${CONTACT}`);
@@ -269,4 +270,31 @@ test("pushes queued in one transaction go into one job", async () => {
   assert.deepEqual(queued(), [2]);
   await s.drainJobs();
   for (const x of subs) assert.equal(decryptPush(x.client, push.to(x.name)[0]).notification_type, "follow");
+});
+
+test("the Unsubscribe-URL of a message deletes its subscription, without a session; forged or expired ones do nothing", async (t) => {
+  const { me, other, name, sub } = await pair();
+  await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} hi` });
+  await s.drainJobs();
+  const url = String(push.to(name)[0].headers["unsubscribe-url"]);
+  const path = url.slice(s.app.baseUrl.length);
+  const token = path.split("/").pop()!;
+  const forged = token.slice(0, -1) + (token.endsWith("0") ? "1" : "0");
+  const otherId = token.replace(/^\d+/, String(BigInt(sub.id) + 1n)); // the MAC of another subscription
+  for (const bad of [forged, otherId, "garbage", `${sub.id}.1.${"0".repeat(64)}`]) {
+    const res = await s.req(null, "DELETE", `/api/web/push_subscriptions/${bad}`);
+    assert.deepEqual([res.status, res.text], [200, ""]);
+  }
+  assert.ok(findPushSubscriptionById(s.app.db, sub.id));
+  // 48 hours later the token no longer works.
+  const realNow = s.app.now;
+  t.after(() => (s.app.now = realNow));
+  s.app.now = () => realNow() + 49 * 3600_000;
+  assert.equal((await s.req(null, "DELETE", path)).status, 200);
+  assert.ok(findPushSubscriptionById(s.app.db, sub.id));
+  s.app.now = realNow;
+  const res = await s.req(null, "DELETE", path);
+  assert.deepEqual([res.status, res.text], [200, ""]);
+  assert.equal(findPushSubscriptionById(s.app.db, sub.id), undefined);
+  assert.equal((await s.req(me, "GET", "/api/v1/push/subscription")).status, 404);
 });

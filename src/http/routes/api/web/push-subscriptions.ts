@@ -1,6 +1,7 @@
 // /api/web/push_subscriptions (push.md §6; Mastodon's Api::Web::PushSubscriptionsController):
-// the browser session's Web Push subscription, bound to the session's token. Authenticated by
-// the session cookie, with the CSRF token in `X-CSRF-Token` (Rails' header for XHR).
+// the browser session's Web Push subscription, bound to the session's token. POST and PUT are
+// authenticated by the session cookie, with the CSRF token in `X-CSRF-Token` (Rails' header
+// for XHR); DELETE takes the signed token of a push message's Unsubscribe-URL instead.
 import type { H3Event } from "h3";
 import { getRouterParam } from "h3";
 import type { App } from "../../../../app.ts";
@@ -9,7 +10,7 @@ import { ApiError, missingParam } from "../../../../errors.ts";
 import { csrfValid, sessionCookieValue } from "../../../cookies.ts";
 import { type Params, readAppParams } from "../../../params.ts";
 import { type BrowserSession, currentSession } from "../../../../services/web-sessions.ts";
-import { subscribeSessionToPush, updateSessionPushData } from "../../../../services/push-subscriptions.ts";
+import { subscribeSessionToPush, unsubscribeByToken, updateSessionPushData } from "../../../../services/push-subscriptions.ts";
 import { toApiWebPushSubscription } from "../../../../serializers/web-push-subscription.ts";
 import { readDataParam, readSubscriptionParam } from "../v1/push-subscription.ts";
 
@@ -37,5 +38,12 @@ export function registerWebPushSubscriptionRoutes(app: App, r: Router): void {
     const data = readDataParam(p);
     if (!data) throw missingParam("data");
     return toApiWebPushSubscription(app, updateSessionPushData(app, browser, getRouterParam(event, "id") ?? "", data));
+  });
+
+  // The Unsubscribe-URL of every push message (Mastodon 4.4): the signed token is the only
+  // credential, no session, no CSRF. Always 200 with an empty body, whether it deleted anything.
+  r.delete("/api/web/push_subscriptions/:id", (event) => {
+    unsubscribeByToken(app, getRouterParam(event, "id") ?? "");
+    return new Response(null, { status: 200 });
   });
 }
