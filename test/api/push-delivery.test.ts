@@ -23,9 +23,9 @@ after(async () => {
 });
 
 /** A fresh pair of users: `me` with a push subscription for `alerts`, and `other`. */
-async function pair(o: { standard?: boolean; alerts?: Record<string, boolean>; policy?: string; locale?: string } = {}) {
+async function pair(o: { standard?: boolean; alerts?: Record<string, boolean>; policy?: string; locale?: string; role?: "moderator" } = {}) {
   n++;
-  const me = await s.user(`me${n}`, { displayName: `Me ${n}`, locale: o.locale ?? null });
+  const me = await s.user(`me${n}`, { displayName: `Me ${n}`, locale: o.locale ?? null, role: o.role });
   const other = await s.user(`other${n}`, { displayName: `Other ${n}` });
   const client = push.client(`me${n}`);
   const sub = await s.api(me, "POST", "/api/v1/push/subscription", {
@@ -108,6 +108,43 @@ test("follows push the follower's bio; a content warning stands for the post's t
       ["mention", `You were mentioned by Other ${n}`, "Birds, again"],
     ],
   );
+});
+
+test("every notification type of the alerts list is pushed with Mastodon's title and body", async () => {
+  const all = ["mention", "status", "reblog", "follow", "follow_request", "favourite", "poll", "update", "admin.sign_up", "admin.report"];
+  const { me, other, client, name } = await pair({ role: "moderator", alerts: Object.fromEntries(all.map((t) => [t, true])) });
+  const o = `Other ${n}`;
+  const messages = async () => {
+    await s.drainJobs();
+    return push.to(name).map((p) => decryptPush(client, p)).map((m) => [m.notification_type, m.title, m.body]);
+  };
+  await s.api(other, "PATCH", "/api/v1/accounts/update_credentials", { note: "Reporter's bio" });
+  // status: `me` follows `other` with notifications on.
+  await s.api(me, "POST", `/api/v1/accounts/${other.id}/follow`, { notify: true });
+  const theirs = await s.api(other, "POST", "/api/v1/statuses", { status: "first take" });
+  await s.drainJobs(); // delivered before the edit: a message reads the post as it is when sent
+  // update: `me` boosted the post that is then edited.
+  await s.api(me, "POST", `/api/v1/statuses/${theirs.id}/reblog`);
+  await s.api(other, "PUT", `/api/v1/statuses/${theirs.id}`, { status: "second take" });
+  // reblog and favourite of a post of mine.
+  const mine = await s.api(me, "POST", "/api/v1/statuses", { status: "my post" });
+  await s.api(other, "POST", `/api/v1/statuses/${mine.id}/reblog`);
+  await s.api(other, "POST", `/api/v1/statuses/${mine.id}/favourite`);
+  // follow_request: `me` is locked.
+  await s.api(me, "PATCH", "/api/v1/accounts/update_credentials", { locked: true });
+  await s.api(other, "POST", `/api/v1/accounts/${me.id}/follow`);
+  // admin.report: `me` is a moderator; the body is the reporter's bio (a report has no status).
+  const target = await s.user(`target${n}`);
+  await s.api(other, "POST", "/api/v1/reports", { account_id: target.id, comment: "spam" });
+  // Pushes of one batch go out concurrently: compare in type order.
+  assert.deepEqual((await messages()).sort((a, b) => all.indexOf(a[0]) - all.indexOf(b[0])), [
+    ["status", `${o} just posted`, "first take"],
+    ["reblog", `${o} boosted your post`, "my post"],
+    ["follow_request", `Pending follower: ${o}`, "Reporter's bio"],
+    ["favourite", `${o} favorited your post`, "my post"],
+    ["update", `${o} edited a post`, "second take"],
+    ["admin.report", `${o} submitted a report`, "Reporter's bio"],
+  ]);
 });
 
 test("only the alerts the subscription asked for, and only what its policy lets through", async () => {
