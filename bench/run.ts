@@ -21,11 +21,12 @@ import type { Metric, RunSummary, Scenario, Target, TargetResult } from "./scena
 import { delivery } from "./scenarios/delivery.ts";
 import { foundation } from "./scenarios/foundation.ts";
 import { inbox, inboxIntake } from "./scenarios/inbox.ts";
+import { media } from "./scenarios/media.ts";
 import { social } from "./scenarios/social.ts";
 import { scheduled } from "./scenarios/scheduled.ts";
 import { push } from "./scenarios/push.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, push };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, push };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which

@@ -38,7 +38,18 @@ export interface Config {
   maxImageBytes: number;
   maxStatusChars: number;
   maxMediaAttachments: number;
+  /**
+   * How long POST /api/v2/media waits for an upload's processing before answering 202 (the
+   * client then polls GET /api/v1/media/:id); 0 leaves all processing to the media job.
+   */
+  mediaSyncWaitMs: number;
   maxPollOptions: number;
+  /** Poll limits beside maxPollOptions (Mastodon's PollOptionsValidator / PollExpirationValidator). */
+  maxPollOptionChars: number;
+  /** Seconds. */
+  minPollExpiration: number;
+  /** Seconds. */
+  maxPollExpiration: number;
   maxProfileFields: number;
   /** Whether anonymous callers may use public API endpoints (DISALLOW_UNAUTHENTICATED_API_ACCESS). */
   publicApi: boolean;
@@ -82,7 +93,12 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   maxImageBytes: { kind: "int", min: 1024, def: 16 * 1024 * 1024 },
   maxStatusChars: { kind: "int", min: 1, max: 100000, def: 500 },
   maxMediaAttachments: { kind: "int", min: 0, max: 20, def: 4 },
+  mediaSyncWaitMs: { kind: "int", min: 0, max: 600_000, def: 10_000 },
   maxPollOptions: { kind: "int", min: 2, max: 20, def: 4 },
+  maxPollOptionChars: { kind: "int", min: 1, max: 1000, def: 50 },
+  minPollExpiration: { kind: "int", min: 1, def: 300 },
+  // ActiveSupport's 1.month: 30.436875 days.
+  maxPollExpiration: { kind: "int", min: 60, def: 2_629_746 },
   maxProfileFields: { kind: "int", min: 0, max: 20, def: 4 },
   publicApi: { kind: "bool", def: true },
   peersApi: { kind: "bool", def: true },

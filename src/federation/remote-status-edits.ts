@@ -4,11 +4,13 @@ import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { notify, notifyStatusUpdate } from "../services/notifications.ts";
+import { applyRemotePoll } from "../services/poll-drafts.ts";
 import { snapshot as statusSnapshot } from "../services/status-edits.ts";
 import type { Account } from "../storage/accounts.ts";
 import { detachStatusMedia, findMediaByStatusIds, insertRemoteMedia, updateRemoteMediaDetails } from "../storage/media-attachments.ts";
 import { activeMentionAccountIds, insertMention, silenceMentionsExcept } from "../storage/mentions.ts";
 import { insertSilentMention, updateRemoteStatusFlags, updateUntrustedCounts } from "../storage/remote-statuses.ts";
+import { findPollByStatusId } from "../storage/polls.ts";
 import { hasStatusEdits, insertStatusEdit } from "../storage/status-edits.ts";
 import { findStatusById, type Status, updateStatusContent } from "../storage/statuses.ts";
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
@@ -17,20 +19,27 @@ import { localAudience, remoteAudience, resolveMentions } from "./remote-status-
 import { remoteMediaChange } from "./remote-media.ts";
 import { noteTags, storeNoteEmojis } from "./remote-note-links.ts";
 
-function snapshot(app: App, s: Status, mediaIds: Id[], at: number): void {
-  insertStatusEdit(app.db, statusSnapshot(() => app.ids.next(), s, at, mediaIds));
+function snapshot(app: App, s: Status, mediaIds: Id[], at: number, pollOptions: string[] | null): void {
+  insertStatusEdit(app.db, statusSnapshot(() => app.ids.next(), s, at, mediaIds, pollOptions));
 }
 
 /**
  * Mastodon's ProcessStatusUpdateService. `updated` newer than our last edit (or a first edit):
- * explicit — text, content warning, media, sensitive, language, mentions and tags are replaced,
- * and a change of text, content warning or media makes a revision (the first one also records
- * the original) and tells the local accounts that boosted it. `updated` older than our last
- * edit: ignored. No `updated`: implicit — only the origin's counts are refreshed.
+ * explicit — text, content warning, media, poll, sensitive, language, mentions and tags are
+ * replaced, and a change of text, content warning, media or poll options makes a revision (the
+ * first one also records the original) and tells the local accounts that boosted it. `updated`
+ * older than our last edit: ignored. No `updated`: implicit — only the origin's counts and a
+ * poll's tallies and end are refreshed.
  */
 export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNote, author: Account): Promise<Status> {
   if (note.updated === null || (status.editedAt !== null && note.updated <= status.editedAt)) {
-    if (note.updated === null || note.updated === status.editedAt) updateUntrustedCounts(app.db, status.id, note.likesCount, note.sharesCount);
+    if (note.updated === null || note.updated === status.editedAt) {
+      tx(app.db, () => {
+        updateUntrustedCounts(app.db, status.id, note.likesCount, note.sharesCount);
+        // An implicit update refreshes a poll's tallies and end, never its options.
+        applyRemotePoll(app, status.id, status.accountId, findPollByStatusId(app.db, status.id), note.poll, false);
+      });
+    }
     return findStatusById(app.db, status.id) ?? status;
   }
   const local = localAudience(app, note);
@@ -55,11 +64,13 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
     } else {
       for (const u of media.updates) updateRemoteMediaDetails(db, u.id, { ...u, at: editedAt });
     }
+    const oldPoll = findPollByStatusId(db, current.id);
+    const pollChanged = applyRemotePoll(app, current.id, current.accountId, oldPoll, note.poll, true);
     const significant =
-      note.content !== current.content || note.spoilerText !== current.spoilerText || media.kind === "replace" || media.significant;
+      note.content !== current.content || note.spoilerText !== current.spoilerText || media.kind === "replace" || media.significant || pollChanged;
 
     if (significant) {
-      if (!hasStatusEdits(db, current.id)) snapshot(app, current, oldMedia.map((m) => m.id), current.createdAt);
+      if (!hasStatusEdits(db, current.id)) snapshot(app, current, oldMedia.map((m) => m.id), current.createdAt, oldPoll?.options ?? null);
       updateStatusContent(db, current.id, {
         text: "",
         content: note.content,
@@ -84,7 +95,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
 
     const updated = findStatusById(db, current.id)!;
     if (significant) {
-      snapshot(app, updated, mediaIds, editedAt);
+      snapshot(app, updated, mediaIds, editedAt, updated.pollId ? (findPollByStatusId(db, updated.id)?.options ?? null) : null);
       notifyStatusUpdate(app, updated);
     }
     // Only accounts the edit newly mentions hear about it (a dismissed mention stays dismissed).

@@ -4,6 +4,7 @@
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { idAt } from "../lib/ids.ts";
+import { remotePollDraft } from "../services/poll-drafts.ts";
 import { deleteStatus, persistStatus } from "../services/statuses.ts";
 import type { Account } from "../storage/accounts.ts";
 import { deleteRemoteStatusMedia } from "../storage/media-attachments.ts";
@@ -114,6 +115,7 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
           createdAt,
           untrustedFavouritesCount: note.likesCount,
           untrustedReblogsCount: note.sharesCount,
+          poll: note.poll ? remotePollDraft(app, note.poll) : undefined,
         });
         if (note.inReplyTo && !parent) enqueueThreadResolve(app, status.id, ctx.threadDepth ?? 0);
         return status;

@@ -39,7 +39,13 @@ export function setNested(target: Obj, key: string, value: Value): void {
         cur.push(value);
         return;
       }
-      // `a[][b]=1`: Rails starts a new hash in the array when the key repeats; keep it simple.
+      // `a[][b]=1&a[][c]=2` is one hash, as in Rails: a key goes into the array's last hash
+      // unless that hash has it already, which starts a new one.
+      const lastItem: Value | undefined = cur[cur.length - 1];
+      if (isObj(lastItem) && !hasPath(lastItem, parts.slice(i + 1))) {
+        cur = lastItem;
+        continue;
+      }
       const obj: Obj = Object.create(null);
       cur.push(obj);
       cur = obj;
@@ -61,6 +67,20 @@ export function setNested(target: Obj, key: string, value: Value): void {
       return;
     }
   }
+}
+
+/**
+ * Rails' params_hash_has_key?: whether the keys lead somewhere in `obj`; a key that appends to
+ * an array (`[]`) never counts as taken.
+ */
+function hasPath(obj: Obj, parts: string[]): boolean {
+  if (parts.includes("")) return false;
+  let cur: Value = obj;
+  for (const part of parts) {
+    if (!isObj(cur) || !(part in cur)) return false;
+    cur = cur[part];
+  }
+  return true;
 }
 
 function isObj(v: unknown): v is Obj {
@@ -177,6 +197,8 @@ export async function readParams(event: H3Event, limits: BodyLimits): Promise<Pa
       let n = 0;
       for (const [k, v] of form) {
         if (++n > MAX_KEYS) break;
+        // The multipart limit is for files: a text field gets no more room than a JSON body.
+        if (typeof v === "string" && v.length > limits.json) throw new ApiError(413, "Payload Too Large");
         setNested(body, k, v as string | File);
       }
       Object.assign(merged, body);

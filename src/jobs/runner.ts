@@ -404,6 +404,9 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
     },
     async drain() {
       for (let guard = 0; guard < 10_000; guard++) {
+        // A turn of the event loop between steps, as pump() has: requests are served in
+        // between, and one step never runs on into the next without a break.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         flushOutcomes();
         schedulePeriodic();
         if (runTransactional(true) > 0) continue;

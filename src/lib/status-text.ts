@@ -1,7 +1,8 @@
 // Local status text → HTML (protocols/sanitization.md §2): links come from text-html.ts, this
 // file adds mentions and hashtags, Mastodon's mention canonicalisation and the length rule.
 import { isLanguageCode } from "./iso-639-1.ts";
-import { countTextLength, escapeHtml, extractMentions, formatPlainText, type TextEntity } from "./text-html.ts";
+import { countGraphemes } from "./graphemes.ts";
+import { countableText, escapeHtml, extractMentions, formatPlainText, MAX_UNITS_PER_CHAR, type TextEntity } from "./text-html.ts";
 import { extractHashtags } from "./tags.ts";
 import { tagUrl } from "./urls.ts";
 
@@ -111,11 +112,18 @@ export function formatStatusText(text: string, o: StatusFormatOptions): string {
 }
 
 /**
- * Mastodon's StatusLengthValidator: grapheme clusters of the content warning plus the text,
- * every URL counting 23 and `@user@domain` counting as `@user`.
+ * Mastodon's StatusLengthValidator: grapheme clusters of the content warning (as typed)
+ * followed by the text, in which every URL counts 23 and `@user@domain` counts as `@user`.
+ * With `stopAfter`, counting stops once the count exceeds it.
  */
-export function statusLength(text: string, spoilerText: string): number {
-  return countTextLength(spoilerText) + countTextLength(text);
+export function statusLength(text: string, spoilerText: string, stopAfter = Infinity): number {
+  return countGraphemes(spoilerText + countableText(text), stopAfter);
+}
+
+/** True when the post counts more than `max`; linear, and instant for texts far too long. */
+export function exceedsStatusLimit(text: string, spoilerText: string, max: number): boolean {
+  if (text.length + spoilerText.length > max * MAX_UNITS_PER_CHAR) return true;
+  return statusLength(text, spoilerText, max) > max;
 }
 
 /**

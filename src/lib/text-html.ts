@@ -1,4 +1,6 @@
+import { domainToASCII } from "node:url";
 import { LinkifyIt, type SchemaOpts } from "linkify-it";
+import { countGraphemes } from "./graphemes.ts";
 
 // Local plain text → Mastodon's HTML (protocols/sanitization.md §2, conventions.md §10):
 // entities (links here; mentions and hashtags through extractors) are found in the raw text,
@@ -60,7 +62,9 @@ function createLinkify(): LinkifyIt {
     },
   };
   for (const s of WEB_SCHEMES.slice(2)) l.add(s, web);
-  l.add("xmpp:", regexSchema(/(?:\/\/[^\s/?#]+\/)?[^\s@/?#<>"]+@[^\s/?#<>"]+(?:\/[^\s?<>"]*)?(?:\?[^\s<>"]*)?/uy));
+  // A JID's parts are at most 1 023 bytes (RFC 7622). Bounded, a failed match costs little:
+  // linkify tries this at every "xmpp:", and unbounded runs made "xmpp:xmpp:…" quadratic.
+  l.add("xmpp:", regexSchema(/(?:\/\/[^\s/?#]{1,1023}\/)?[^\s@/?#<>"]{1,1023}@[^\s/?#<>"]{1,1023}(?:\/[^\s?<>"]{0,1023})?(?:\?[^\s<>"]*)?/uy));
   l.add("magnet:", regexSchema(/\?[^\s<>"]+/uy));
   return l;
 }
@@ -72,17 +76,36 @@ const matcher = () => (linkify ??= createLinkify());
 const BAD_ENDINGS = new Set([..."()?!*\"'「」<>;:=,.$%[]~&|"]);
 
 function trimEnding(url: string): string {
-  let u = url;
-  while (u.length > 0) {
-    const last = u[u.length - 1];
-    if (last === ")") {
-      const opens = u.split("(").length - 1;
-      const closes = u.split(")").length - 1;
-      if (closes <= opens) break;
-    } else if (!BAD_ENDINGS.has(last)) break;
-    u = u.slice(0, -1);
+  let opens = 0;
+  let closes = 0;
+  for (const c of url) {
+    if (c === "(") opens++;
+    else if (c === ")") closes++;
   }
-  return u;
+  let end = url.length;
+  while (end > 0) {
+    const last = url[end - 1];
+    if (last === ")") {
+      if (closes <= opens) break;
+      closes--;
+    } else if (!BAD_ENDINGS.has(last)) break;
+    else if (last === "(") opens--;
+    end--;
+  }
+  return url.slice(0, end);
+}
+
+// twitter-text's Extractor::MAX_URL_LENGTH: a longer URL is neither linked nor counted as one.
+// Its length is in code points, with the host as long as its ASCII (punycode) form.
+const MAX_URL_LENGTH = 4096;
+
+function urlTooLong(url: string): boolean {
+  if (url.length <= MAX_URL_LENGTH / 2) return false;
+  let n = 0;
+  for (const _ of url) n++;
+  const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#\s@]*@)?([^/?#\s:]+)/i.exec(url)?.[1];
+  if (host) n += Math.max(0, (domainToASCII(host) || host).length - host.length);
+  return n > MAX_URL_LENGTH;
 }
 
 // Mastodon requires a real top-level domain: localhost and bare IPs are not linked.
@@ -106,7 +129,7 @@ export function extractUrls(text: string): UrlMatch[] {
     const before = m.index > 0 ? text[m.index - 1] : "";
     if (before === "@" || before === "$" || before === "#") continue;
     const url = trimEnding(m.raw);
-    if (url.length <= m.schema.length || !hostHasTld(url)) continue;
+    if (url.length <= m.schema.length || !hostHasTld(url) || urlTooLong(url)) continue;
     out.push({ start: m.index, end: m.index + url.length, url, web: WEB_SCHEMES.includes(m.schema) });
   }
   return out;
@@ -179,6 +202,9 @@ export function formatPlainText(text: string, opts: FormatOptions = {}): string 
 const MENTION_RE =
   /(?<![=/\p{L}\p{M}\p{N}\p{Pc}])@([a-z0-9_]+(?:[.-]+[a-z0-9_]+)*)(?:@([\p{L}\p{M}\p{N}\p{Pc}]+(?:[.-]+[\p{L}\p{M}\p{N}\p{Pc}]+)*(?::\d{1,5}(?!\d))?))?/giu;
 
+// Mastodon's Extractor::MAX_DOMAIN_LENGTH: `@user@<longer domain>` is not a mention.
+const MAX_DOMAIN_LENGTH = 253;
+
 export interface MentionMatch {
   start: number;
   end: number;
@@ -194,19 +220,24 @@ export function extractMentions(text: string): MentionMatch[] {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 3);
     // Followed by another "@", an accented Latin letter or "://": not a mention.
     if (/^[@＠\u00C0-\u024F]/u.test(after) || after.startsWith("://")) continue;
+    if (m[2] !== undefined && m[2].length > MAX_DOMAIN_LENGTH) continue;
     out.push({ start: m.index, end: m.index + m[0].length, username: m[1], domain: m[2]?.toLowerCase() ?? null });
   }
   return out;
 }
 
 const URL_WEIGHT = 23;
-let segmenter: Intl.Segmenter | undefined;
 
 /**
- * Length as Mastodon counts it for the 500-character limits: grapheme clusters, every web URL
- * counts 23, `@user@domain` counts as `@user`.
+ * Most code units one counted character can stand for: a URL of MAX_URL_LENGTH counts 23, a
+ * mention drops at most its domain. A text longer than its limit times this cannot fit it
+ * (short of clusters averaging more code units than this, which are refused too), so it can
+ * be refused on its raw length before any work.
  */
-export function countTextLength(text: string): number {
+export const MAX_UNITS_PER_CHAR = Math.ceil(MAX_URL_LENGTH / URL_WEIGHT);
+
+/** The text Mastodon's StatusLengthValidator counts: every web URL as 23 x's, `@user@domain` as `@user`. */
+export function countableText(text: string): string {
   let countable = "";
   let pos = 0;
   for (const u of extractUrls(text)) {
@@ -215,9 +246,26 @@ export function countTextLength(text: string): number {
     pos = u.end;
   }
   countable += text.slice(pos);
-  countable = countable.replace(MENTION_RE, (_all, user: string) => "@" + user);
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
-  let n = 0;
-  for (const _ of segmenter.segment(countable)) n++;
-  return n;
+  let out = "";
+  pos = 0;
+  for (const m of extractMentions(countable)) {
+    out += countable.slice(pos, m.start) + "@" + m.username;
+    pos = m.end;
+  }
+  return out + countable.slice(pos);
+}
+
+/**
+ * Length as Mastodon counts it for the 500-character limits: grapheme clusters, every web URL
+ * counts 23, `@user@domain` counts as `@user`. With `stopAfter`, counting stops once the
+ * count exceeds it (see countGraphemes).
+ */
+export function countTextLength(text: string, stopAfter = Infinity): number {
+  return countGraphemes(countableText(text), stopAfter);
+}
+
+/** True when `text` counts more than `max` characters; linear, and instant for texts far too long. */
+export function exceedsTextLimit(text: string, max: number): boolean {
+  if (text.length > max * MAX_UNITS_PER_CHAR) return true;
+  return countTextLength(text, max) > max;
 }

@@ -21,18 +21,23 @@ export function toApiStatusEdits(app: App, status: Status, edits: StatusEdit[]):
   for (const e of findEmojisByShortcodes(app.db, all, author?.domain ?? null)) emojis.set(e.shortcode, toApiCustomEmoji(app, e));
   // Each revision keeps the ids of the media it had; a file removed since is left out.
   const media = findMediaByIds(app.db, edits.flatMap((e) => e.mediaIds));
-  return edits.map((e) => ({
-    content: e.content,
-    spoiler_text: e.spoilerText,
-    sensitive: e.sensitive,
-    created_at: new Date(e.createdAt).toISOString(),
-    account,
-    media_attachments: e.mediaIds.flatMap((id) => {
-      const m = media.get(id);
-      return m ? [toApiMediaAttachment(app, m)] : [];
-    }),
-    emojis: [...new Set(codesOf(e))].map((c) => emojis.get(c)).filter((x) => x !== undefined),
-  }));
+  return edits.map((e) => {
+    const out: Record<string, unknown> = {
+      content: e.content,
+      spoiler_text: e.spoilerText,
+      sensitive: e.sensitive,
+      created_at: new Date(e.createdAt).toISOString(),
+      account,
+      media_attachments: e.mediaIds.flatMap((id) => {
+        const m = media.get(id);
+        return m ? [toApiMediaAttachment(app, m)] : [];
+      }),
+      emojis: [...new Set(codesOf(e))].map((c) => emojis.get(c)).filter((x) => x !== undefined),
+    };
+    // Only a revision that had a poll shows one: its option titles (REST::StatusEditSerializer).
+    if (e.pollOptions) out.poll = { options: e.pollOptions.map((title) => ({ title })) };
+    return out;
+  });
 }
 
 /** StatusSource: the plain text for the edit form. */

@@ -6,12 +6,15 @@ import { tagUrl } from "../lib/urls.ts";
 import { isoTime } from "../lib/iso-time.ts";
 import type { MentionedAccount } from "../storage/status-links.ts";
 import { STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
-import { readStatusPage, type StatusPage, statusShortcodes } from "../storage/status-page.ts";
+import { hiddenOnPage, readStatusPage, type StatusPage, statusShortcodes } from "../storage/status-page.ts";
+import type { FilterContext } from "../storage/filters.ts";
 import { findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../storage/row-cache.ts";
 import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmojiMap } from "./custom-emoji.ts";
+import { toApiFilterResult } from "./filter.ts";
 import { toApiMediaAttachment } from "./media-attachment.ts";
+import { type ApiPoll, toApiPoll } from "./poll.ts";
 
 export type ApiStatus = Record<string, unknown> & { id: string };
 
@@ -37,7 +40,7 @@ const batchOf = (app: App, page: StatusPage<EmbeddedAccount>): Batch => ({ ...pa
 
 /**
  * The fields every viewer sees alike, except `mentions` (they show other accounts' rows),
- * `reblog` and `account`: what the JSON cache below keeps per status.
+ * `reblog`, `account` and `poll` (serializers/poll.ts): what the JSON cache below keeps per status.
  */
 function sharedFields(app: App, s: Status, b: Batch, opts: StatusSerializeOptions): ApiStatus {
   const out: ApiStatus = {
@@ -65,8 +68,16 @@ function sharedFields(app: App, s: Status, b: Batch, opts: StatusSerializeOption
   out.tags = (b.tags.get(s.id) ?? []).map((name) => ({ name, url: tagUrl(app.baseUrl, name) }));
   out.emojis = emojisOf(s, b);
   out.card = null;
-  out.poll = null;
   return out;
+}
+
+/** `poll`, for each reader: counts, `expired` and the viewer's votes are never cached as text. */
+function pollOf(app: App, s: Status, b: Batch, viewerId: Id | null): ApiPoll | null {
+  const poll = s.pollId && !s.reblogOfId ? b.polls.get(s.pollId) : undefined;
+  if (!poll) return null;
+  const domain = b.authors.get(s.accountId)?.domain ?? null;
+  const viewer = viewerId && b.ownChoices ? { id: viewerId, choices: b.ownChoices.get(poll.id) ?? [] } : null;
+  return toApiPoll(app, poll, viewer, (code) => b.emojis.get(`${domain ?? ""} ${code}`));
 }
 
 /** The viewer's own fields: flags, `filtered`, and the posting app (shown to the author only). */
@@ -82,7 +93,7 @@ function viewerFields(s: Status, b: Batch, viewerId: Id | null): Record<string, 
   };
   // Only the author sees `pinned`, and only on statuses that can be pinned.
   if (viewerId === s.accountId && !s.reblogOfId && s.visibility !== "direct") out.pinned = b.flags.pinned.has(s.id);
-  out.filtered = [];
+  out.filtered = (b.filtered.get(s.id) ?? []).map(toApiFilterResult);
   // Simplified from Mastodon: the posting app is shown to the author only.
   if (viewerId === s.accountId) out.application = s.applicationId ? (b.apps.get(s.applicationId) ?? null) : null;
   return out;
@@ -94,6 +105,7 @@ function mentionsOf(s: Status, b: Batch): ApiMention[] {
 
 function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: StatusSerializeOptions): ApiStatus {
   const out = sharedFields(app, s, b, opts);
+  out.poll = pollOf(app, s, b, viewerId);
   const own = viewerFields(s, b, viewerId);
   if (own) Object.assign(out, own);
   out.mentions = mentionsOf(s, b);
@@ -154,6 +166,7 @@ export function accountText(a: EmbeddedAccount | undefined): string {
 
 function renderText(app: App, s: Status, b: Batch, viewerId: Id | null): string {
   let out = sharedText(app, s, b);
+  out += s.pollId ? `,"poll":${JSON.stringify(pollOf(app, s, b, viewerId))}` : ',"poll":null';
   const own = viewerFields(s, b, viewerId);
   if (own) out += "," + JSON.stringify(own).slice(1, -1);
   out += `,"mentions":${JSON.stringify(mentionsOf(s, b))}`;
@@ -195,18 +208,29 @@ export function renderStatusPage(app: App, statuses: Status[], page: StatusPage<
   return statuses.map((s) => render(app, s, batch, viewerId, opts));
 }
 
+export interface StatusPageOptions {
+  /**
+   * Leaves out the statuses the viewer's `hide` filters drop in this context (the route names
+   * it): decided on the matches the page read computes for `filtered` anyway.
+   */
+  hideIn?: FilterContext;
+}
+
 /**
  * The same page as `toApiStatuses`, as JSON text (what timelines send): built from cached
  * text where the rows allow it.
  */
-export function toApiStatusesJson(app: App, statuses: Status[], viewerId: Id | null): string {
-  return "[" + toApiStatusTexts(app, statuses, viewerId).join(",") + "]";
+export function toApiStatusesJson(app: App, statuses: Status[], viewerId: Id | null, opts: StatusPageOptions = {}): string {
+  return "[" + toApiStatusTexts(app, statuses, viewerId, opts).join(",") + "]";
 }
 
 /** Each status's JSON text, in input order (for entities that embed statuses). */
-export function toApiStatusTexts(app: App, statuses: Status[], viewerId: Id | null): string[] {
+export function toApiStatusTexts(app: App, statuses: Status[], viewerId: Id | null, opts: StatusPageOptions = {}): string[] {
   if (statuses.length === 0) return [];
-  return renderStatusPageTexts(app, statuses, readStatusPage(app, statuses, viewerId, (ids) => embeddedAccounts(app, ids)), viewerId);
+  const page = readStatusPage(app, statuses, viewerId, (ids) => embeddedAccounts(app, ids));
+  const hidden = opts.hideIn && viewerId ? hiddenOnPage(page, statuses, viewerId, opts.hideIn) : undefined;
+  const shown = hidden?.size ? statuses.filter((s) => !hidden.has(s.id)) : statuses;
+  return renderStatusPageTexts(app, shown, page, viewerId);
 }
 
 /** `toApiStatusTexts` from a page read already. */

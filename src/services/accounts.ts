@@ -1,14 +1,16 @@
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { isLanguageCode } from "../lib/iso-639-1.ts";
-import { countTextLength, escapeHtml, extractMentions, formatPlainText, type EntityExtractor } from "../lib/text-html.ts";
+import { clipCodePoints, exceedsCodePoints } from "../lib/code-points.ts";
+import { escapeHtml, exceedsTextLimit, extractMentions, formatPlainText, type EntityExtractor } from "../lib/text-html.ts";
 import { Validation } from "../lib/validation.ts";
 import { hashtagExtractor } from "../lib/status-text.ts";
 import { removeMediaFiles } from "../media/files.ts";
 import { type Account, type ProfileField, findAccountByHandle, updateAccount } from "../storage/accounts.ts";
-import { type FieldSource, updateFieldSources } from "../storage/account-profile.ts";
+import { type FieldSource, type ProfileSettings, updateFieldSources, updateProfileSettings } from "../storage/account-profile.ts";
 import { type Privacy, type User, updateUser } from "../storage/users.ts";
 import { isLocalDomain, reloadViewer } from "./account-lookup.ts";
+import { normalizeDomain } from "./domain-blocks.ts";
 import { onProfileUpdated } from "../federation/outbox/hooks.ts";
 import { authorizeAllFollowRequests } from "./follows.ts";
 import { type ProfileImageKind, type StoredProfileImage, profileImageFiles, readProfileImage, storeProfileImage } from "./profile-media.ts";
@@ -32,6 +34,14 @@ export interface ProfileInput {
   sensitive?: boolean;
   /** "" or null clears the default language. */
   language?: string | null;
+  // GET/PATCH /api/v1/profile (4.6); attribution domains also through update_credentials (4.4).
+  avatarDescription?: string;
+  headerDescription?: string;
+  showMedia?: boolean;
+  showMediaReplies?: boolean;
+  showFeatured?: boolean;
+  /** Replaces the list; an empty list clears it. */
+  attributionDomains?: string[];
 }
 
 const DISPLAY_NAME_MAX = 30;
@@ -39,9 +49,10 @@ const NOTE_MAX = 500;
 // Account::Field cuts local names and values at 255 characters (remote ones at 2047).
 const FIELD_MAX = 255;
 const PRIVACIES = new Set(["public", "unlisted", "private"]);
-
-const chars = (s: string) => Array.from(s).length;
-const cut = (s: string, n: number) => (chars(s) > n ? Array.from(s).slice(0, n).join("") : s);
+// Mastodon's avatar/header description limit (configuration.accounts.max_avatar_description_length)
+// and Account::AttributionDomains::ATTRIBUTION_DOMAINS_LIMIT.
+const IMAGE_DESCRIPTION_MAX = 150;
+const ATTRIBUTION_DOMAINS_MAX = 100;
 
 /** Links `@user` / `@user@domain` of accounts this server knows (bios and profile fields). */
 export function knownMentions(app: App, withDomains: boolean): EntityExtractor {
@@ -69,9 +80,27 @@ export function renderField(app: App, f: FieldSource, old: ProfileField[]): Prof
   return { name: f.name, value, verified_at: previous?.verified_at ?? null };
 }
 
+/**
+ * Mastodon's `normalizes :attribution_domains` (scheme and `*.` prefixes dropped, blanks and
+ * repeats removed) and DomainValidator (host names of letters, digits and hyphens, as punycode).
+ */
+function attributionDomains(raw: string[], v: Validation): string[] {
+  const out: string[] = [];
+  for (const entry of raw) {
+    const typed = entry.trim().replace(/^https?:\/\//i, "").replace(/^\*\./, "");
+    if (typed === "") continue;
+    const domain = normalizeDomain(typed);
+    if (!domain || domain.includes("_")) v.add("attribution_domains", "ERR_INVALID", `${clipCodePoints(typed, 255)} is not a valid domain name`);
+    else if (!out.includes(domain)) out.push(domain);
+  }
+  if (out.length > ATTRIBUTION_DOMAINS_MAX)
+    v.add("attribution_domains", "ERR_TOO_LONG", `is too long (maximum is ${ATTRIBUTION_DOMAINS_MAX} characters)`);
+  return out;
+}
+
 function cleanFields(fields: FieldSource[]): FieldSource[] {
   return fields
-    .map((f) => ({ name: cut(f.name.trim(), FIELD_MAX), value: cut(f.value.trim(), FIELD_MAX) }))
+    .map((f) => ({ name: clipCodePoints(f.name.trim(), FIELD_MAX), value: clipCodePoints(f.value.trim(), FIELD_MAX) }))
     .filter((f) => f.name !== "" || f.value !== "");
 }
 
@@ -79,10 +108,10 @@ function cleanFields(fields: FieldSource[]): FieldSource[] {
 export async function updateProfile(app: App, account: Account, user: User, input: ProfileInput): Promise<{ account: Account; user: User }> {
   const v = new Validation();
   const displayName = input.displayName?.trim();
-  if (displayName !== undefined && chars(displayName) > DISPLAY_NAME_MAX)
+  if (displayName !== undefined && exceedsCodePoints(displayName, DISPLAY_NAME_MAX))
     v.add("display_name", "ERR_TOO_LONG", `is too long (maximum is ${DISPLAY_NAME_MAX} characters)`);
   const note = input.note?.replace(/\r\n?/g, "\n").trim();
-  if (note !== undefined && countTextLength(note) > NOTE_MAX)
+  if (note !== undefined && exceedsTextLimit(note, NOTE_MAX))
     v.add("note", "ERR_TOO_LONG", `character limit of ${NOTE_MAX} exceeded`);
   const fields = input.fields && cleanFields(input.fields);
   if (fields) {
@@ -96,6 +125,11 @@ export async function updateProfile(app: App, account: Account, user: User, inpu
     v.add("default_privacy", "ERR_INCLUSION", "is not included in the list");
   const language = input.language === undefined ? undefined : input.language === null || input.language.trim() === "" ? null : input.language.trim();
   if (language && !isLanguageCode(language)) v.add("default_language", "ERR_INCLUSION", "is not included in the list");
+  for (const [attr, text] of [["avatar_description", input.avatarDescription], ["header_description", input.headerDescription]] as const) {
+    if (text !== undefined && exceedsCodePoints(text, IMAGE_DESCRIPTION_MAX))
+      v.add(attr, "ERR_TOO_LONG", `is too long (maximum is ${IMAGE_DESCRIPTION_MAX} characters)`);
+  }
+  const domains = input.attributionDomains && attributionDomains(input.attributionDomains, v);
   const images: Partial<Record<ProfileImageKind, Uint8Array>> = {};
   for (const kind of ["avatar", "header"] as const) {
     const file = input[kind];
@@ -139,11 +173,20 @@ export async function updateProfile(app: App, account: Account, user: User, inpu
   if (input.privacy !== undefined) userPatch.defaultPrivacy = input.privacy as Privacy;
   if (input.sensitive !== undefined) userPatch.defaultSensitive = input.sensitive;
   if (language !== undefined) userPatch.defaultLanguage = language;
+  const settings: Partial<ProfileSettings> = {
+    avatarDescription: input.avatarDescription?.trim(),
+    headerDescription: input.headerDescription?.trim(),
+    showMedia: input.showMedia,
+    showMediaReplies: input.showMediaReplies,
+    showFeatured: input.showFeatured,
+    attributionDomains: domains,
+  };
 
   try {
     tx(app.db, () => {
       updateAccount(app.db, account.id, patch);
       if (fields) updateFieldSources(app.db, account.id, fields);
+      updateProfileSettings(app.db, account.id, settings);
       if (Object.keys(userPatch).length) updateUser(app.db, user.id, { ...userPatch, updatedAt: now });
       // Unlocking accepts the pending follow requests, as Mastodon's UpdateAccountService does.
       if (account.locked && input.locked === false) authorizeAllFollowRequests(app, account.id);

@@ -2,6 +2,7 @@ import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { notFound, unprocessable } from "../errors.ts";
 import { type Id, parseId } from "../lib/ids.ts";
+import { exceedsCodePoints } from "../lib/code-points.ts";
 import { findAccountsByIds } from "../storage/accounts.ts";
 import { deleteAccountFromListFeed } from "../storage/feeds.ts";
 import { backfillListMember } from "./feeds.ts";
@@ -48,7 +49,7 @@ export function requireOwnList(app: App, viewerId: Id, rawId: unknown): List {
 function validate(l: { title: string; repliesPolicy: string }, creating: boolean, count: number): void {
   const errors: string[] = [];
   if (l.title.trim() === "") errors.push("Title can't be blank");
-  else if ([...l.title].length > MAX_TITLE) errors.push(`Title is too long (maximum is ${MAX_TITLE} characters)`);
+  else if (exceedsCodePoints(l.title, MAX_TITLE)) errors.push(`Title is too long (maximum is ${MAX_TITLE} characters)`);
   if (!POLICIES.includes(l.repliesPolicy)) errors.push("Replies policy is not included in the list");
   // A base error: Rails prints it without an attribute name.
   if (creating && count >= MAX_LISTS) errors.push("You have reached the maximum number of lists");

@@ -2,6 +2,7 @@ import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { randomToken, safeEqual, sha256Hex } from "../lib/crypto.ts";
 import { DEFAULT_SCOPES, isKnownScope, parseScopes } from "../lib/scopes.ts";
+import { exceedsCodePoints } from "../lib/code-points.ts";
 import { type Application, findApplicationByClientId, findApplicationById, insertApplication } from "../storage/applications.ts";
 
 export const OOB_URI = "urn:ietf:wg:oauth:2.0:oob";
@@ -60,7 +61,7 @@ export function registerApplication(app: App, input: RegisterAppInput): { applic
   };
   const name = input.name ?? "";
   if (name.trim() === "") add("Name can't be blank");
-  else if ([...name].length > MAX_NAME) add(`Name is too long (maximum is ${MAX_NAME} characters)`);
+  else if (exceedsCodePoints(name, MAX_NAME)) add(`Name is too long (maximum is ${MAX_NAME} characters)`);
 
   const joined = (input.redirectUris ?? []).join("\n");
   const uris = joined.length > MAX_URL ? [] : [...new Set(joined.split(/\s+/).filter(Boolean))];

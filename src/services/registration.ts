@@ -2,6 +2,7 @@ import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
 import { Validation } from "../lib/validation.ts";
+import { exceedsCodePoints } from "../lib/code-points.ts";
 import { findApplicationById } from "../storage/applications.ts";
 import { issueToken } from "./tokens.ts";
 import { createUser, validateNewUser } from "./users.ts";
@@ -80,7 +81,7 @@ export async function registerAccount(
   if (!input.password) v.add("password", "ERR_BLANK", "can't be blank");
   if (input.agreement !== true) v.add("agreement", "ERR_ACCEPTED", "must be accepted");
   const reason = input.reason?.trim() || null;
-  if (reason && Array.from(reason).length > REASON_MAX)
+  if (reason && exceedsCodePoints(reason, REASON_MAX))
     v.add("reason", "ERR_TOO_LONG", `is too long (maximum is ${REASON_MAX} characters)`);
   v.throwIfAny();
   // An unknown locale is dropped silently, as Mastodon does.

@@ -1,6 +1,7 @@
 import type { App } from "../app.ts";
 import { unprocessable } from "../errors.ts";
 import { type Id, parseId } from "../lib/ids.ts";
+import { exceedsCodePoints } from "../lib/code-points.ts";
 import { findAccountsByIds, type Account } from "../storage/accounts.ts";
 import { deleteAccountNote, upsertAccountNote } from "../storage/account-notes.ts";
 import { familiarFollowersOf } from "../storage/relationships.ts";
@@ -37,7 +38,7 @@ export function setAccountNote(app: App, viewer: Account, target: Account, comme
     return;
   }
   // Rails counts characters (code points), not UTF-16 units.
-  if ([...comment].length > NOTE_MAX) {
+  if (exceedsCodePoints(comment, NOTE_MAX)) {
     throw unprocessable(`Validation failed: Comment is too long (maximum is ${NOTE_MAX} characters)`);
   }
   upsertAccountNote(app.db, viewer.id, target.id, comment, app.now());

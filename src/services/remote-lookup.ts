@@ -4,10 +4,13 @@
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { resolveAccountByHandle } from "../federation/resolve/accounts.ts";
+import { refreshRemoteStatus } from "../federation/resolve/polls.ts";
 import { resolveRemoteUrl, type UrlTarget } from "../federation/resolve/url.ts";
 import { FetchError } from "../federation/net/safe-fetch.ts";
 import { FederationError } from "../federation/types.ts";
 import type { Account } from "../storage/accounts.ts";
+import { findPollByStatusId, setPollLastFetchedAt } from "../storage/polls.ts";
+import type { Status } from "../storage/statuses.ts";
 import type { Acct } from "./account-lookup.ts";
 
 export type { UrlTarget };
@@ -41,5 +44,21 @@ export async function resolveUrlTarget(app: App, url: string): Promise<UrlTarget
   } catch (e) {
     if (failedRemotely(e)) return undefined; // Mastodon answers an unreachable URL with nothing found
     throw e;
+  }
+}
+
+/**
+ * GET /api/v1/polls/:id of a remote poll that may be stale: fetched again from its origin on the
+ * reader's behalf. A peer that cannot answer leaves the stored poll as it is; the attempt counts
+ * as a fetch either way, so a dead peer is not asked again on every read.
+ */
+export async function refreshRemotePoll(app: App, status: Status, reader: Account): Promise<void> {
+  try {
+    await refreshRemoteStatus(app, status, reader);
+  } catch (e) {
+    if (!failedRemotely(e)) throw e;
+  } finally {
+    const poll = findPollByStatusId(app.db, status.id);
+    if (poll && (poll.lastFetchedAt ?? 0) < app.now()) setPollLastFetchedAt(app.db, poll.id, app.now());
   }
 }

@@ -2,6 +2,7 @@ import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { notFound, unprocessable } from "../errors.ts";
 import { type Id, parseId } from "../lib/ids.ts";
+import { clipCodePoints, exceedsCodePoints } from "../lib/code-points.ts";
 import { findUsersByAccountIds } from "../storage/account-profile.ts";
 import { type Account, findAccountById } from "../storage/accounts.ts";
 import { findReportById, insertReport, type Report, type ReportCategory } from "../storage/reports.ts";
@@ -64,7 +65,7 @@ function notifyStaff(app: App, reporterId: Id, reportId: Id): void {
 export function createReport(app: App, reporter: Account, input: ReportInput): { report: Report; target: Account } {
   const target = requireReportable(app, input.accountId);
   const statusIds = requireReportedStatuses(app, reporter, target, input.statusIds);
-  if ([...input.comment].length > LOCAL_COMMENT_MAX) {
+  if (exceedsCodePoints(input.comment, LOCAL_COMMENT_MAX)) {
     throw unprocessable(`Validation failed: Comment is too long (maximum is ${LOCAL_COMMENT_MAX} characters)`);
   }
   const ruleIds = [...new Set(input.ruleIds.map((r) => r.trim()).filter((r) => r !== ""))];
@@ -115,7 +116,7 @@ export function createRemoteReports(app: App, reporter: Account, flags: Incoming
         targetAccountId: f.target.id,
         statusIds: f.statusIds,
         ruleIds: [],
-        comment: [...f.comment].slice(0, REMOTE_COMMENT_MAX).join(""),
+        comment: clipCodePoints(f.comment, REMOTE_COMMENT_MAX),
         category: "other",
         forwarded: false,
         uri: f.uri,

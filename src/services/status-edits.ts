@@ -1,17 +1,23 @@
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
-import { notFound, unprocessable } from "../errors.ts";
+import { notFound } from "../errors.ts";
 import { canonicalizeMentions, formatStatusText, type MentionResolver, normalizeLanguage } from "../lib/status-text.ts";
 import { uniqueHashtags } from "../lib/tags.ts";
 import type { Account } from "../storage/accounts.ts";
 import { activeMentionAccountIds, insertMention, silenceMentionsExcept } from "../storage/mentions.ts";
 import { hasStatusEdits, insertStatusEdit, listStatusEdits, type StatusEdit } from "../storage/status-edits.ts";
+import { findPollById, findPollByStatusId } from "../storage/polls.ts";
 import { findStatusById, type Status, updateStatusContent } from "../storage/statuses.ts";
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import type { User } from "../storage/users.ts";
 import { onStatusUpdated } from "../federation/outbox/hooks.ts";
 import { notify, notifyStatusUpdate } from "./notifications.ts";
-import { deliverableMentions, knownAccountResolver, validateMediaIds, validateStatusText } from "./statuses.ts";
+import { applyPollEdit } from "./poll-drafts.ts";
+import { type PollInput, validatePoll } from "./poll-rules.ts";
+import { findMediaByStatusIds } from "../storage/media-attachments.ts";
+import { retireMediaExcept, updateMediaDescription } from "../storage/media-uploads.ts";
+import { attachStatusMedia, type MediaAttributesInput, mediaAttributeChanges, resolveStatusMedia } from "./status-media.ts";
+import { deliverableMentions, knownAccountResolver, validateStatusText } from "./statuses.ts";
 
 export interface EditInput {
   /** `status`: omitted means empty text. */
@@ -22,12 +28,16 @@ export interface EditInput {
   sensitive?: boolean;
   /** Omitted or invalid keeps the current language. */
   language?: string;
+  /** Omitted means no media (the request is the whole new state). */
   mediaIds?: string[];
-  poll?: boolean;
+  /** Alt text and focus of the new media (`media_attributes[]`). */
+  mediaAttributes?: MediaAttributesInput[];
+  /** The poll as it must be now: null removes it (PUT without `poll`), undefined leaves it as it is. */
+  poll?: PollInput | null;
 }
 
-/** A revision holding the status as it is now (its media ids given by remote edits). */
-export function snapshot(nextId: () => string, s: Status, at: number, mediaIds: string[] = []): StatusEdit {
+/** A revision holding the status as it is now (its media ids and poll options given by the caller). */
+export function snapshot(nextId: () => string, s: Status, at: number, mediaIds: string[] = [], pollOptions: string[] | null = null): StatusEdit {
   return {
     id: nextId(),
     statusId: s.id,
@@ -38,6 +48,7 @@ export function snapshot(nextId: () => string, s: Status, at: number, mediaIds: 
     sensitive: s.sensitive,
     language: s.language,
     mediaIds,
+    pollOptions,
     createdAt: at,
   };
 }
@@ -55,8 +66,12 @@ export function editStatus(
   opts: { resolve?: MentionResolver<Account> } = {},
 ): Status {
   if (status.reblogOfId) throw notFound(); // a boost has no content of its own to edit
-  validateMediaIds(input.mediaIds);
-  if (input.poll) throw unprocessable("Polls are not supported on this server yet");
+  const previous = (findMediaByStatusIds(app.db, [status.id]).get(status.id) ?? []).map((m) => m.id);
+  // A poll with media is refused here ("Cannot attach more than 4 files", as Mastodon says).
+  const next = resolveStatusMedia(app, status.accountId, input.mediaIds, { hasPoll: !!input.poll, statusId: status.id });
+  const nextIds = next.map((m) => m.id);
+  const details = mediaAttributeChanges(next, new Set(previous), input.mediaAttributes ?? []);
+  if (input.poll) validatePoll(app, input.poll);
 
   let text = (input.text ?? "").trim();
   let spoilerText = input.spoilerText !== undefined ? input.spoilerText.trim() : status.spoilerText;
@@ -66,20 +81,32 @@ export function editStatus(
   }
   const sensitive = (input.sensitive ?? false) || spoilerText !== "";
   const language = normalizeLanguage(input.language) ?? status.language ?? normalizeLanguage(author.user?.defaultLanguage);
-  validateStatusText(app, text, spoilerText, false);
+  validateStatusText(app, text, spoilerText, next.length > 0);
 
   const mentioned = canonicalizeMentions(text, app.config.domain, opts.resolve ?? knownAccountResolver(app));
   text = mentioned.text;
-  const changed =
-    text !== status.text || spoilerText !== status.spoilerText || sensitive !== status.sensitive || language !== status.language;
-  if (!changed) return status;
+  const mediaChanged = details.length > 0 || previous.join() !== nextIds.join();
+  const textChanged =
+    text !== status.text || spoilerText !== status.spoilerText || sensitive !== status.sensitive || language !== status.language || mediaChanged;
+  // Any poll sent moves its end (expires_in counts from now), so it is always a change, as in Mastodon.
+  const pollTouched = input.poll !== undefined && (input.poll !== null || status.pollId !== null);
+  if (!textChanged && !pollTouched) return status;
   const mentions = deliverableMentions(app, status.accountId, mentioned.accounts);
   const content = formatStatusText(text, { baseUrl: app.baseUrl, localDomain: app.config.domain, mentions });
 
   const db = app.db;
   return tx(db, () => {
     const now = app.now();
-    if (!hasStatusEdits(db, status.id)) insertStatusEdit(db, snapshot(() => app.ids.next(), status, status.createdAt));
+    const poll = findPollByStatusId(db, status.id);
+    const pollChanged = input.poll !== undefined && applyPollEdit(app, status.id, status.accountId, poll, input.poll);
+    if (!textChanged && !pollChanged) return status;
+    // The first edit keeps the original as a revision too (with the media and poll it had).
+    if (!hasStatusEdits(db, status.id)) insertStatusEdit(db, snapshot(() => app.ids.next(), status, status.createdAt, previous, poll?.options ?? null));
+    if (mediaChanged) {
+      for (const d of details) updateMediaDescription(db, d.id, { ...d, at: now });
+      retireMediaExcept(db, status.id, nextIds);
+      attachStatusMedia(app, status.id, nextIds);
+    }
     updateStatusContent(db, status.id, { text, content, spoilerText, sensitive, language, editedAt: now });
     const mentionedBefore = new Set(activeMentionAccountIds(db, status.id));
     for (const m of mentions) insertMention(db, { id: app.ids.next(), statusId: status.id, accountId: m.id, createdAt: now });
@@ -87,7 +114,8 @@ export function editStatus(
     const tagIds = uniqueHashtags(text).map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: now }));
     setStatusTags(db, status.id, tagIds);
     const updated = findStatusById(db, status.id)!;
-    insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now));
+    const pollNow = updated.pollId ? findPollById(db, updated.pollId) : undefined;
+    insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now, nextIds, pollNow?.options ?? null));
     // Only accounts the edit newly mentions hear about it (a dismissed mention stays dismissed).
     for (const m of mentions) {
       if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });
@@ -102,5 +130,6 @@ export function editStatus(
 export function listRevisions(app: App, status: Status): StatusEdit[] {
   const edits = listStatusEdits(app.db, status.id);
   if (edits.length > 0) return edits;
-  return [snapshot(() => status.id, status, status.editedAt ?? status.createdAt)];
+  const poll = status.pollId ? findPollById(app.db, status.pollId) : undefined;
+  return [snapshot(() => status.id, status, status.editedAt ?? status.createdAt, [], poll?.options ?? null)];
 }

@@ -6,8 +6,8 @@ import {
   canonicalizeMentions,
   formatStatusText,
   type MentionResolver,
+  exceedsStatusLimit,
   normalizeLanguage,
-  statusLength,
 } from "../lib/status-text.ts";
 import { uniqueHashtags } from "../lib/tags.ts";
 import { localStatusUri, localStatusUrl } from "../lib/urls.ts";
@@ -32,7 +32,11 @@ import {
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import { findUserByAccountId, type User } from "../storage/users.ts";
 import { onStatusCreated, onStatusDeleting } from "../federation/outbox/hooks.ts";
+import { attachPoll, localPollDraft, type PollDraft } from "./poll-drafts.ts";
+import { type PollInput, validatePoll } from "./poll-rules.ts";
+import { deleteStatusMedia } from "./media-cleanup.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
+import { attachStatusMedia, resolveStatusMedia } from "./status-media.ts";
 import { canViewStatus } from "./visibility.ts";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
@@ -91,18 +95,19 @@ export function deliverableMentions(app: App, authorId: Id, accounts: Account[])
   return accounts.filter((a) => !isBlocking(app.db, authorId, a.id) && !isDomainBlocking(app.db, authorId, a.domain));
 }
 
+/**
+ * The length rule alone (Mastodon's wording). Routes call it before any other work on the
+ * text, such as resolving its mentions: an over-long text is refused on its length alone.
+ */
+export function validateStatusLength(app: App, text: string, spoilerText: string): void {
+  const max = app.config.maxStatusChars;
+  if (exceedsStatusLimit(text.trim(), spoilerText.trim(), max)) throw unprocessable(`Validation failed: Text character limit of ${max} exceeded`);
+}
+
 /** Validation of a local post's text (create and edit): Mastodon's wording. */
 export function validateStatusText(app: App, text: string, spoilerText: string, hasMedia: boolean): void {
   if (text.trim() === "" && !hasMedia) throw unprocessable("Validation failed: Text can't be blank");
-  const max = app.config.maxStatusChars;
-  if (statusLength(text, spoilerText) > max) throw unprocessable(`Validation failed: Text character limit of ${max} exceeded`);
-}
-
-/** Media cannot be attached yet (uploads come later): every id is unknown, as Mastodon says so. */
-export function validateMediaIds(mediaIds: string[] | undefined): void {
-  if (!mediaIds || mediaIds.length === 0) return;
-  if (mediaIds.length > 4) throw unprocessable("Cannot attach more than 4 files");
-  throw unprocessable(`Media ${mediaIds.join(", ")} not found or already attached to another post`);
+  validateStatusLength(app, text, spoilerText);
 }
 
 export interface StatusInput {
@@ -114,8 +119,8 @@ export interface StatusInput {
   language?: string;
   inReplyToId?: string;
   mediaIds?: string[];
-  /** `poll[...]` was sent: not supported yet. */
-  poll?: boolean;
+  /** `poll[...]`; checked here (services/poll-rules.ts), so a stored input is checked again when published. */
+  poll?: PollInput;
   /** `scheduled_at`: the route hands such input to scheduleStatus (scheduled-statuses.ts) instead. */
   scheduledAt?: string;
 }
@@ -143,8 +148,9 @@ export function createStatus(app: App, author: { account: Account; user: User | 
     const original = prior ? findStatusById(app.db, prior) : undefined;
     if (original) return original;
   }
-  validateMediaIds(input.mediaIds);
-  if (input.poll) throw unprocessable("Polls are not supported on this server yet");
+  // A poll with media is refused here ("Cannot attach more than 4 files", as Mastodon says).
+  const media = resolveStatusMedia(app, account.id, input.mediaIds, { hasPoll: !!input.poll, statusId: null });
+  if (input.poll) validatePoll(app, input.poll);
 
   let text = (input.text ?? "").trim();
   let spoilerText = (input.spoilerText ?? "").trim();
@@ -157,13 +163,14 @@ export function createStatus(app: App, author: { account: Account; user: User | 
   let visibility = (input.visibility || user?.defaultPrivacy || "public") as Visibility;
   if (!VISIBILITIES.includes(visibility)) throw unprocessable("Validation failed: Visibility is not included in the list");
   if (visibility === "public" && account.silencedAt !== null) visibility = "unlisted";
-  validateStatusText(app, text, spoilerText, false);
+  validateStatusText(app, text, spoilerText, media.length > 0);
 
   const mentioned = canonicalizeMentions(text, app.config.domain, opts.resolve ?? knownAccountResolver(app));
   text = mentioned.text;
   const mentions = deliverableMentions(app, account.id, mentioned.accounts);
   const content = formatStatusText(text, { baseUrl: app.baseUrl, localDomain: app.config.domain, mentions });
   return persistStatus(app, {
+    media: media.map((m) => m.id),
     author: account,
     text,
     content,
@@ -176,6 +183,7 @@ export function createStatus(app: App, author: { account: Account; user: User | 
     mentions,
     tags: uniqueHashtags(text),
     idempotencyKey: key,
+    poll: input.poll ? localPollDraft(app, input.poll) : undefined,
   });
 }
 
@@ -208,9 +216,13 @@ export interface StatusDraft {
   conversationUri?: string | null;
   /** Media rows to create (the status id is filled in here). */
   attachments?: Omit<NewRemoteMedia, "statusId" | "createdAt">[];
+  /** A local post's uploads, in order (checked by resolveStatusMedia). */
+  media?: Id[];
   /** The origin's likes/shares counts. */
   untrustedFavouritesCount?: number | null;
   untrustedReblogsCount?: number | null;
+  /** The status's poll; a local one's end is scheduled here. */
+  poll?: PollDraft;
 }
 
 /**
@@ -273,6 +285,8 @@ export function persistStatus(app: App, d: StatusDraft): Status {
       for (const m of d.silentMentions) insertSilentMention(db, { id: app.ids.next(), statusId: id, accountId: m.id, createdAt });
     }
     if (d.attachments) for (const a of d.attachments) insertRemoteMedia(db, { ...a, statusId: id, createdAt });
+    if (d.poll) attachPoll(app, id, d.author.id, d.poll, local, createdAt);
+    if (d.media) attachStatusMedia(app, id, d.media);
     const tagIds = d.tags.map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: createdAt }));
     if (tagIds.length) setStatusTags(db, id, tagIds);
     // Mastodon's counter caches: direct posts are not counted; only public replies count on the parent.
@@ -286,10 +300,15 @@ export function persistStatus(app: App, d: StatusDraft): Status {
   });
 }
 
-/** Hard delete with Mastodon's counter bookkeeping; boosts of it go too (FK cascade). */
-export function deleteStatus(app: App, status: Status): void {
+/**
+ * Hard delete with Mastodon's counter bookkeeping; boosts of it go too (FK cascade). Its
+ * uploads become unattached, kept a day for a redraft, unless `deleteMedia` (then a job
+ * removes their files).
+ */
+export function deleteStatus(app: App, status: Status, opts: { deleteMedia?: boolean } = {}): void {
   const db = app.db;
   tx(db, () => {
+    if (opts.deleteMedia) deleteStatusMedia(app, status.id);
     // Before the row goes: its mentions, boosts and favourites tell who must hear of it.
     onStatusDeleting(app, status);
     const counted = status.visibility !== "direct";

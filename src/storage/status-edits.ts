@@ -1,4 +1,4 @@
-import { type DB, type Row, stmt, str, num, bool } from "../db/db.ts";
+import { type DB, type Row, stmt, str, num, bool, json } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 
 /** One revision of a status (GET /api/v1/statuses/:id/history). */
@@ -12,6 +12,8 @@ export interface StatusEdit {
   sensitive: boolean;
   language: string | null;
   mediaIds: Id[];
+  /** The revision's poll: its option titles; null without a poll. */
+  pollOptions: string[] | null;
   createdAt: number;
 }
 
@@ -32,6 +34,7 @@ function rowToStatusEdit(r: Row): StatusEdit {
     sensitive: bool(r.sensitive),
     language: (r.language as string | null) ?? null,
     mediaIds,
+    pollOptions: r.poll_options === null || r.poll_options === undefined ? null : json<unknown[]>(r.poll_options, []).map(String),
     createdAt: num(r.created_at),
   };
 }
@@ -39,8 +42,8 @@ function rowToStatusEdit(r: Row): StatusEdit {
 export function insertStatusEdit(db: DB, e: StatusEdit): void {
   stmt(
     db,
-    `INSERT INTO status_edits (id, status_id, account_id, text, content, spoiler_text, sensitive, language, media_ids, created_at)
-     VALUES (@id, @statusId, @accountId, @text, @content, @spoilerText, @sensitive, @language, @mediaIds, @createdAt)`,
+    `INSERT INTO status_edits (id, status_id, account_id, text, content, spoiler_text, sensitive, language, media_ids, poll_options, created_at)
+     VALUES (@id, @statusId, @accountId, @text, @content, @spoilerText, @sensitive, @language, @mediaIds, @pollOptions, @createdAt)`,
   ).run({
     id: BigInt(e.id),
     statusId: BigInt(e.statusId),
@@ -51,6 +54,7 @@ export function insertStatusEdit(db: DB, e: StatusEdit): void {
     sensitive: e.sensitive ? 1 : 0,
     language: e.language,
     mediaIds: JSON.stringify(e.mediaIds),
+    pollOptions: e.pollOptions === null ? null : JSON.stringify(e.pollOptions),
     createdAt: e.createdAt,
   });
 }

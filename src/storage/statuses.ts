@@ -35,6 +35,8 @@ export interface Status {
   /** Remote posts: the origin's counts (likes/shares totalItems), untrusted. */
   untrustedFavouritesCount: number | null;
   untrustedReblogsCount: number | null;
+  /** Its poll (migration 0022), or null. */
+  pollId: Id | null;
 }
 
 export function rowToStatus(r: Row): Status {
@@ -66,11 +68,13 @@ export function rowToStatus(r: Row): Status {
     limited: bool(r.limited),
     untrustedFavouritesCount: numOrNull(r.untrusted_favourites_count),
     untrustedReblogsCount: numOrNull(r.untrusted_reblogs_count),
+    pollId: strOrNull(r.poll_id),
   };
 }
 
 type RemoteOnly = "limited" | "untrustedFavouritesCount" | "untrustedReblogsCount";
-export type NewStatus = Omit<Status, "repliesCount" | "reblogsCount" | "favouritesCount" | "editedAt" | "deletedAt" | "updatedAt" | RemoteOnly> &
+/** A poll is attached after the row exists (storage/polls.ts insertPoll). */
+export type NewStatus = Omit<Status, "repliesCount" | "reblogsCount" | "favouritesCount" | "editedAt" | "deletedAt" | "updatedAt" | "pollId" | RemoteOnly> &
   Partial<Pick<Status, RemoteOnly>>;
 
 export function insertStatus(db: DB, s: NewStatus): void {

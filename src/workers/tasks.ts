@@ -1,6 +1,7 @@
 import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import { emojiStaticPng, processProfileImage } from "./image-tasks.ts";
+import { processMediaImage, processMediaThumbnail } from "./media-tasks.ts";
 import { signRequestTask } from "./signature-tasks.ts";
 import { encryptPushTask } from "./push-tasks.ts";
 
@@ -20,6 +21,8 @@ export const tasks: Record<string, (payload: any) => unknown> = {
   generateKeyPair: generateAccountKeyPair,
   processProfileImage,
   emojiStaticPng,
+  processMediaImage,
+  processMediaThumbnail,
   signRequest: signRequestTask,
   encryptPush: encryptPushTask,
 };

@@ -211,6 +211,23 @@ test("two roost instances federate: the issue's user story over the client API",
     assert.match(history[1].content, /Hello from B, edited/);
   });
 
+  await step("bob's poll: alice votes from A, B counts it, A refreshes the tallies on read", ["followed"], async () => {
+    const asked = await B.api(bob, "POST", "/api/v1/statuses", { status: "Tea or coffee?", poll: { options: ["tea", "coffee"], expires_in: 3600 } });
+    const onA: any = await until("bob's poll in alice's home", () => homeStatus("Tea or coffee?"));
+    assert.deepEqual(onA.poll.options, [{ title: "tea", votes_count: 0 }, { title: "coffee", votes_count: 0 }]);
+    const voted = await A.api(alice, "POST", `/api/v1/polls/${onA.poll.id}/votes`, { choices: [1] });
+    assert.deepEqual([voted.own_votes, voted.votes_count], [[1], 1]);
+    await until("alice's vote counted on B", async () => (await B.api(bob, "GET", `/api/v1/polls/${asked.poll.id}`)).votes_count === 1);
+    const carol = await B.user("carol");
+    await B.api(carol, "POST", `/api/v1/polls/${asked.poll.id}/votes`, { choices: [0] });
+    // A's first signed-in read of the remote poll fetches it again from B (Mastodon's refresh on read).
+    const fresh = await A.api(alice, "GET", `/api/v1/polls/${onA.poll.id}`);
+    assert.deepEqual(
+      [fresh.options.map((o: { votes_count: number }) => o.votes_count), fresh.voters_count, fresh.own_votes],
+      [[1, 1], 2, [1]],
+    );
+  });
+
   await step("bob's deletion removes the post on A", ["bobPrivateOnA", "bobPrivate"], async () => {
     await B.api(bob, "DELETE", `/api/v1/statuses/${s.bobPrivate}`);
     await until("404 for the deleted post on A", async () => (await A.req(alice, "GET", `/api/v1/statuses/${s.bobPrivateOnA}`)).status === 404);

@@ -4,6 +4,7 @@ import { hostOf, isObject } from "../parse/common.ts";
 import { createRemoteStatus } from "../remote-statuses.ts";
 import { resolveStatusByUri } from "../resolve/statuses.ts";
 import { type InboxContext, ignore } from "./context.ts";
+import { handleVote } from "./vote.ts";
 
 export async function handleCreate(ctx: InboxContext): Promise<void> {
   const { app, activity, actor, recipient } = ctx;
@@ -14,7 +15,8 @@ export async function handleCreate(ctx: InboxContext): Promise<void> {
     await resolveStatusByUri(app, obj);
     return;
   }
-  // Anything else (ChatMessage, a poll vote for a poll we do not have...) is not a status.
+  if (isObject(obj) && handleVote(ctx, obj)) return;
+  // Anything else (ChatMessage, a vote in a poll we do not have...) is not a status.
   if (!isObject(obj) || !isNoteLike(obj)) return ignore(ctx, "Create of an unsupported object");
   // The activity's to/cc stand in for an object that has none (AP §4.2).
   const note = parseApNote(obj, activity);

@@ -7,7 +7,11 @@ import type { Id } from "../../lib/ids.ts";
 import { findAccountById } from "../../storage/accounts.ts";
 import { findStatusById } from "../../storage/statuses.ts";
 import { toApAnnounce, toApCreate, toApFeaturedChange, toApUpdateActor, toApUpdateNote } from "../serializers/activities.ts";
-import { followerInboxes, profileInboxes, statusInboxes } from "./recipients.ts";
+import { statusAudienceInboxes } from "../../storage/federation-recipients.ts";
+import { remoteVoterInboxes } from "../../storage/poll-votes.ts";
+import { findPollById, setPollUpdateDueAt } from "../../storage/polls.ts";
+import { toApUpdateQuestion } from "../serializers/poll-activities.ts";
+import { followerInboxes, profileInboxes, selectInboxes, statusAudienceQuery, statusInboxes } from "./recipients.ts";
 import { DISTRIBUTE_JOB, enqueueDeliveries, FEDERATION_QUEUE, sendActivity } from "./send.ts";
 
 export type DistributePayload =
@@ -15,6 +19,8 @@ export type DistributePayload =
   | { kind: "create"; statusId: Id }
   /** Update(Note) after an edit. */
   | { kind: "update"; statusId: Id }
+  /** Update(Question) with a local poll's current tallies. */
+  | { kind: "poll"; statusId: Id }
   /** Update(Person) after a profile change. */
   | { kind: "profile"; accountId: Id }
   /** Add / Remove of a pin. */
@@ -22,9 +28,9 @@ export type DistributePayload =
   /** Deliveries of an activity stored and addressed already (see sendActivity). */
   | { kind: "fanout"; a: Id; inboxes: string[]; f?: 1 };
 
-/** Queues a distribution; called by the hooks inside the service's transaction. */
-export function enqueueDistribute(app: App, payload: DistributePayload): void {
-  app.jobs.enqueue(DISTRIBUTE_JOB, payload, { queue: FEDERATION_QUEUE });
+/** Queues a distribution (at `runAt`, default now); called by the hooks inside the service's transaction. */
+export function enqueueDistribute(app: App, payload: DistributePayload, runAt?: number): void {
+  app.jobs.enqueue(DISTRIBUTE_JOB, payload, { queue: FEDERATION_QUEUE, runAt });
 }
 
 export function handleDistribute(app: App, payload: DistributePayload): void {
@@ -33,6 +39,8 @@ export function handleDistribute(app: App, payload: DistributePayload): void {
       return distributeStatus(app, payload.statusId, "create");
     case "update":
       return distributeStatus(app, payload.statusId, "update");
+    case "poll":
+      return distributePollUpdate(app, payload.statusId);
     case "profile":
       return distributeProfile(app, payload.accountId);
     case "featured":
@@ -63,6 +71,21 @@ function distributeStatus(app: App, statusId: Id, phase: "create" | "update"): v
   if (inboxes.length === 0) return;
   const activity = phase === "create" ? toApCreate(app, status) : toApUpdateNote(app, status);
   sendActivity(app, { actorAccountId: author.id, activity, inboxes });
+}
+
+/**
+ * Update(Question) of a local poll (Mastodon's DistributePollUpdateWorker): to the status's
+ * audience, as for an edit, and to every remote voter.
+ */
+function distributePollUpdate(app: App, statusId: Id): void {
+  const status = findStatusById(app.db, statusId);
+  const poll = status?.pollId ? findPollById(app.db, status.pollId) : undefined;
+  if (!status || !poll || !status.local) return;
+  if (poll.updateDueAt !== null && poll.updateDueAt <= app.now()) setPollUpdateDueAt(app.db, poll.id, null);
+  const rows = [...statusAudienceInboxes(app.db, statusAudienceQuery(status, "update")), ...remoteVoterInboxes(app.db, poll.id)];
+  const inboxes = selectInboxes(app, rows);
+  const activity = inboxes.length ? toApUpdateQuestion(app, status) : undefined;
+  if (activity) sendActivity(app, { actorAccountId: status.accountId, activity, inboxes });
 }
 
 function distributeProfile(app: App, accountId: Id): void {

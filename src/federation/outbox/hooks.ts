@@ -12,6 +12,7 @@ import type { App } from "../../app.ts";
 import { findAccountById, findAccountsByIds, type Account } from "../../storage/accounts.ts";
 import type { Block } from "../../storage/blocks.ts";
 import { hasRemoteConcern, hasRemoteFollowers, statusAudienceInboxes } from "../../storage/federation-recipients.ts";
+import type { FeaturedTag } from "../../storage/featured-tags.ts";
 import type { FollowRecord } from "../../storage/follows.ts";
 import { findReportForFlag, setReportUri } from "../../storage/report-flags.ts";
 import { findStatusById, type Status } from "../../storage/statuses.ts";
@@ -28,9 +29,12 @@ import {
   toApUndoFollow,
   toApUndoLike,
 } from "../serializers/activities.ts";
+import { toApFeaturedTagChange } from "../serializers/featured-tags.ts";
 import type { ApObject } from "../types.ts";
+import { toApVote } from "../serializers/poll-activities.ts";
+import type { Poll } from "../../storage/polls.ts";
 import { enqueueDistribute } from "./distribute.ts";
-import { personalInbox, profileInboxes, statusAudienceQuery, statusInboxes } from "./recipients.ts";
+import { followerInboxes, personalInbox, profileInboxes, statusAudienceQuery, statusInboxes } from "./recipients.ts";
 import { sendActivity } from "./send.ts";
 
 /**
@@ -184,6 +188,19 @@ export function onPinChanged(app: App, kind: "Add" | "Remove", account: Account,
 }
 
 /**
+ * A local account featured / stopped featuring a hashtag: Add / Remove of the Hashtag to its
+ * followers (Mastodon's AccountRawDistributionWorker). Built now: a removed row is going.
+ */
+export function onFeaturedTagChanged(app: App, kind: "Add" | "Remove", account: Account, featured: FeaturedTag): void {
+  if (account.domain !== null) return;
+  guarded(app, "onFeaturedTagChanged", () => {
+    const inboxes = followerInboxes(app, account.id);
+    if (inboxes.length === 0) return;
+    sendActivity(app, { actorAccountId: account.id, activity: toApFeaturedTagChange(app, kind, account, featured), inboxes });
+  });
+}
+
+/**
  * A report about a remote account that the reporter asked to forward: Flag from the instance
  * actor to the reported account's personal inbox (AP §5.9). The Flag's id, a non-dereferenceable
  * `https://HOST/<uuid>` as Mastodon's, is stored as the report's uri.
@@ -203,4 +220,30 @@ export function onReportForwarded(app: App, reportId: string): void {
     const activity = toApFlag(app, { uri, comment: report.comment, targetUri: target.uri, statusUris: report.statusUris });
     sendActivity(app, { actorAccountId: null, activity, inboxes: [inbox] });
   });
+}
+
+/**
+ * A local account voted in a remote poll: one Create(Note) per chosen option, to the poll
+ * author's personal inbox only (AP §5.12).
+ */
+export function onPollVoted(app: App, voter: Account, poll: Poll, status: Status, votes: { id: string; choice: number }[]): void {
+  if (status.local) return;
+  for (const v of votes) {
+    sendToPerson(app, "onPollVoted", voter.id, status.accountId, (actor, author) => toApVote(actor, v.id, poll.options[v.choice], status, author));
+  }
+}
+
+/**
+ * New tallies of a local poll: an Update(Question) at `at` (votes are batched, as Mastodon's
+ * 3-minute DistributePollUpdateWorker), to the status's audience and the remote voters.
+ */
+export function onPollTalliesChanged(app: App, status: Status, at: number): void {
+  if (!status.local) return;
+  guarded(app, "onPollTalliesChanged", () => enqueueDistribute(app, { kind: "poll", statusId: status.id }, at));
+}
+
+/** A local poll ended: its final tallies go out now. */
+export function onPollEnded(app: App, status: Status): void {
+  if (!status.local) return;
+  guarded(app, "onPollEnded", () => enqueueDistribute(app, { kind: "poll", statusId: status.id }));
 }

@@ -53,6 +53,8 @@ export const ACTOR_TYPES = ["Person", "Service", "Application", "Group", "Organi
 
 const MAX_NAME = 2048;
 const MAX_NOTE = 20 * 1024;
+// Mastodon's Account::Field::MAX_CHARACTERS_COMPAT: remote field names and values are cut here.
+const MAX_FIELD = 2047;
 const MAX_FIELDS = 50;
 const MAX_ALIASES = 256;
 const MAX_KEYS = 10;
@@ -112,13 +114,23 @@ function imageUrl(v: unknown): string | null {
   return null;
 }
 
+/** Sanitised HTML of a bio or field value; HTML too deeply nested to sanitise is left out. */
+function remoteHtml(html: string): string {
+  try {
+    return sanitizeRemoteHtml(html);
+  } catch (e) {
+    if (e instanceof FederationError) return "";
+    throw e;
+  }
+}
+
 function parseFields(attachment: unknown): { name: string; value: string }[] {
   const out: { name: string; value: string }[] = [];
   for (const a of asArray(attachment)) {
     if (out.length >= MAX_FIELDS) break;
     if (!isObject(a) || !hasType(a, "PropertyValue")) continue;
     if (typeof a.name !== "string" || typeof a.value !== "string") continue;
-    out.push({ name: clip(a.name, MAX_NAME), value: sanitizeRemoteHtml(clip(a.value, MAX_NOTE)) });
+    out.push({ name: clip(a.name.trim(), MAX_FIELD), value: remoteHtml(clip(a.value.trim(), MAX_FIELD)) });
   }
   return out;
 }
@@ -147,7 +159,7 @@ export function parseApActor(doc: ApObject): ParsedActor {
     username,
     webfinger: webfinger ? `${webfinger.username}@${webfinger.domain}` : null,
     displayName: clip(str(doc.name) ?? "", MAX_NAME),
-    note: typeof doc.summary === "string" ? sanitizeRemoteHtml(clip(doc.summary, MAX_NOTE)) : "",
+    note: typeof doc.summary === "string" ? remoteHtml(clip(doc.summary, MAX_NOTE)) : "",
     url: urlOf(doc.url) ?? null,
     inbox,
     sharedInbox: collection(endpoints.sharedInbox) ?? collection(doc.sharedInbox),

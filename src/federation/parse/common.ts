@@ -1,6 +1,7 @@
 // Reading AP JSON liberally (AP §16 "Generic"): single values or arrays, objects or id
 // strings, `Public` in three spellings, `url` as string, Link or array.
 import { AS_CONTEXT, AS_PUBLIC, type ApObject } from "../types.ts";
+import { clipCodePoints } from "../../lib/code-points.ts";
 
 export const isObject = (v: unknown): v is ApObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -109,6 +110,5 @@ export function firstOfMap(v: unknown): { lang: string; value: string } | undefi
 
 /** Cuts a string to at most `max` characters (code points). */
 export function clip(s: string, max: number): string {
-  if (s.length <= max) return s;
-  return Array.from(s).slice(0, max).join("");
+  return clipCodePoints(s, max);
 }

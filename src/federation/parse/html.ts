@@ -6,6 +6,7 @@
 // incoming tags with the sentinel names are dropped), and the marks are expanded afterwards:
 // h1-h6 become <p><strong>, removed block elements become spaces, <math> becomes its TeX.
 import sanitizeHtml from "sanitize-html";
+import { FederationError } from "../types.ts";
 
 const KEPT_TAGS = ["p", "br", "span", "a", "del", "s", "pre", "blockquote", "code", "b", "strong", "u", "i", "em", "ul", "ol", "li", "ruby", "rt", "rp"];
 
@@ -49,6 +50,32 @@ function hrefScheme(href: string | undefined): string | undefined {
   return m ? m[1].toLowerCase() : undefined;
 }
 
+// Bounds on remote HTML: the inbox takes bodies up to 1 MiB, and sanitising costs about a
+// microsecond per character and tag even when all goes well (a 1 MB post would hold the event
+// loop for a second). Longer HTML is cut (at a tag start) before sanitising; the posts of every
+// known server are far shorter (Mastodon's 500 characters are a few kilobytes of HTML).
+export const MAX_REMOTE_HTML = 64 * 1024;
+// htmlparser2 keeps open elements in an array it shifts and searches, so each tag costs time
+// proportional to the nesting depth: 300 000 nested <b> take minutes. Mastodon's parser
+// (Nokogiri's HTML5, behind the Sanitize gem) refuses documents nested deeper than 400.
+const MAX_DEPTH = 400;
+
+/** The first MAX_REMOTE_HTML characters of `html`, cut before a tag when one starts near the end. */
+function bounded(html: string): string {
+  if (html.length <= MAX_REMOTE_HTML) return html;
+  const tag = html.lastIndexOf("<", MAX_REMOTE_HTML);
+  let end = tag > MAX_REMOTE_HTML - 1024 ? tag : MAX_REMOTE_HTML;
+  const c = html.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--; // not half a surrogate pair
+  return html.slice(0, end);
+}
+
+class TooDeep extends FederationError {
+  constructor() {
+    super(`HTML nested deeper than ${MAX_DEPTH} elements`, true);
+  }
+}
+
 // sanitize-html 2.17 option that its type definitions do not list yet.
 type SanitizeOptions = sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] };
 
@@ -73,7 +100,8 @@ function mathReplacement(m: MathState): string {
  * Sanitises remote HTML (status content, bios, profile field values) to Mastodon's strict
  * allow-list: kept elements and attributes, class filtering, forced rel/target on links,
  * unsafe link schemes unwrapped, h1-h6 → <p><strong>, script/style/... dropped with their
- * content, other elements unwrapped (block ones replaced by spaces).
+ * content, other elements unwrapped (block ones replaced by spaces). HTML longer than
+ * MAX_REMOTE_HTML is cut; nesting deeper than MAX_DEPTH throws a permanent FederationError.
  */
 export function sanitizeRemoteHtml(html: string): string {
   // Raw parser depth, to know when an unwrapped link or a <math> element ends.
@@ -134,7 +162,7 @@ export function sanitizeRemoteHtml(html: string): string {
     parseStyleAttributes: false,
     transformTags: { "*": transform },
     onOpenTag: () => {
-      depth++;
+      if (++depth > MAX_DEPTH) throw new TooDeep();
     },
     onCloseTag: (name) => {
       depth--;
@@ -158,7 +186,7 @@ export function sanitizeRemoteHtml(html: string): string {
       return `<#math${maths.length}>`;
     },
   };
-  const result = sanitizeHtml(html, options);
+  const result = sanitizeHtml(bounded(html), options);
 
   return result
     .replaceAll(`<${HEADING_MARK}`, "<p><strong")
@@ -172,14 +200,21 @@ export function sanitizeRemoteHtml(html: string): string {
     .replace(/<#math(\d+)>/g, (_m, i: string) => maths[Number(i)] ?? "");
 }
 
-/** Plain text of remote HTML (sanitization.md §1.4): newlines after <br> and </p>. */
+/** Plain text of remote HTML (sanitization.md §1.4): newlines after <br> and </p>. Bounded like sanitizeRemoteHtml. */
 export function remoteHtmlToText(html: string): string {
-  const kept = sanitizeHtml(html, {
+  let depth = 0;
+  const kept = sanitizeHtml(bounded(html), {
     allowedTags: ["p", "br"],
     allowedAttributes: {},
     disallowedTagsMode: "discard",
     nonTextTags: [...CONTENT_DROPPING, "math"],
     parseStyleAttributes: false,
+    onOpenTag: () => {
+      if (++depth > MAX_DEPTH) throw new TooDeep();
+    },
+    onCloseTag: () => {
+      depth--;
+    },
   });
   // Only <p>, </p>, <br /> and escaped text are left: a run of line-ending tags is one newline.
   const text = kept

@@ -4,8 +4,9 @@ import { escapeHtml, linkHtml } from "../../lib/text-html.ts";
 import { AS_PUBLIC, FederationError, type ApObject, type ParsedEmoji } from "../types.ts";
 import { parseAttachments } from "./attachments.ts";
 import { parseEmojiTags } from "./emojis.ts";
-import { asArray, dateOf, firstOfMap, hasType, httpUrl, idOf, idsOf, isObject, isPublicAddress, str, urlOf } from "./common.ts";
+import { asArray, clip, dateOf, firstOfMap, hasType, httpUrl, idOf, idsOf, isObject, isPublicAddress, str, urlOf } from "./common.ts";
 import { sanitizeRemoteHtml } from "./html.ts";
+import { type ParsedPoll, parseApPoll } from "./poll.ts";
 
 export interface ParsedAttachment {
   type: "image" | "gifv" | "video" | "audio" | "unknown";
@@ -50,6 +51,8 @@ export interface ParsedNote {
   /** `likes.totalItems` / `shares.totalItems`: the origin's counts, untrusted (AP §4.2). */
   likesCount: number | null;
   sharesCount: number | null;
+  /** A Question's poll (parse/poll.ts); null for anything else. */
+  poll: ParsedPoll | null;
 }
 
 const NATIVE_TYPES = ["Note", "Question"];
@@ -57,6 +60,12 @@ const NATIVE_TYPES = ["Note", "Question"];
 const CONVERTED_TYPES = ["Article", "Page", "Image", "Audio", "Video", "Event"];
 const MAX_TAGS = 100;
 const MAX_URI = 2048;
+// Remote text is bounded before anything reads it (the inbox takes 1 MiB bodies): a title like
+// a display name, a content warning like the content (html.ts MAX_REMOTE_HTML), and hashtag
+// names at a length no real tag reaches (each is normalised and stored).
+const MAX_TITLE = 2048;
+const MAX_SUMMARY = 64 * 1024;
+const MAX_TAG_NAME = 256;
 
 /** True when the object is Note-like (Note, Question, Article, Page, Image, Audio, Video, Event). */
 export function isNoteLike(doc: ApObject): boolean {
@@ -87,9 +96,9 @@ function languageOf(doc: ApObject): string | null {
 function convertedContent(doc: ApObject, url: string): string {
   const parts: string[] = [];
   const name = textOf(doc.name, doc.nameMap);
-  if (name) parts.push(`<h2>${escapeHtml(name)}</h2>`);
+  if (name) parts.push(`<h2>${escapeHtml(clip(name, MAX_TITLE))}</h2>`);
   const summary = textOf(doc.summary, doc.summaryMap);
-  if (summary) parts.push(summary.trimStart().startsWith("<") ? summary : `<p>${escapeHtml(summary)}</p>`);
+  if (summary) parts.push(summary.trimStart().startsWith("<") ? summary : `<p>${escapeHtml(clip(summary, MAX_SUMMARY))}</p>`);
   parts.push(`<p>${linkHtml(url)}</p>`);
   return parts.join("");
 }
@@ -104,11 +113,11 @@ function parseTags(tag: unknown): Pick<ParsedNote, "mentions" | "hashtags"> {
       const href = httpUrl(idOf(t.href));
       if (href && !seen.has(href)) {
         seen.add(href);
-        mentions.push({ href, name: str(t.name) ?? null });
+        mentions.push({ href, name: str(t.name)?.slice(0, MAX_URI) ?? null });
       }
     } else if (hasType(t, "Hashtag")) {
       const name = str(t.name)?.replace(/^[#＃]/, "");
-      if (name) hashtags.push(name);
+      if (name && name.length <= MAX_TAG_NAME) hashtags.push(name);
     }
   }
   return { mentions, hashtags };
@@ -139,7 +148,7 @@ export function parseApNote(doc: ApObject, activity?: ApObject): ParsedNote {
     attributedTo: httpUrl(idOf(asArray(doc.attributedTo)[0])) ?? null,
     content: sanitizeRemoteHtml(rawContent),
     // A converted object's summary went into its text.
-    spoilerText: converted ? "" : (textOf(doc.summary, doc.summaryMap) ?? ""),
+    spoilerText: converted ? "" : clip(textOf(doc.summary, doc.summaryMap) ?? "", MAX_SUMMARY),
     sensitive: doc.sensitive === true,
     language: languageOf(doc),
     inReplyTo: objectUri(asArray(doc.inReplyTo)[0]) ?? null,
@@ -153,5 +162,6 @@ export function parseApNote(doc: ApObject, activity?: ApObject): ParsedNote {
     conversation: conversation && conversation.length <= MAX_URI ? conversation : null,
     likesCount: totalItems(doc.likes),
     sharesCount: totalItems(doc.shares),
+    poll: parseApPoll(doc),
   };
 }

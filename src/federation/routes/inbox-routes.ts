@@ -1,6 +1,7 @@
 // Inboxes (AP §7): POST /inbox (shared), /users/:username/inbox (personal), /actor/inbox
 // (instance actor). Checks what needs no database beyond cached lookups, verifies the
 // signature inline, and hands the activity to `inbox.process` (answered 202 once committed).
+import { createHash } from "node:crypto";
 import { getRouterParam, type H3Event } from "h3";
 import type { App } from "../../app.ts";
 import { findRowCache, installRowCache, type RowCacheSpec } from "../../storage/row-cache.ts";
@@ -64,6 +65,17 @@ function isUnknownSelfChange(app: App, activity: ApObject, type: string | undefi
   return actor !== undefined && idOf(activity.object) === actor && !findAccountByUri(app.db, actor);
 }
 
+/**
+ * What a repeat delivery is recognised by: the activity id, and for an Update its body too.
+ * GoToSocial names every Update of a status `<status>/activity#Update`, so a later edit or a
+ * poll's new tallies would otherwise pass for a repeat of the first Update.
+ */
+function dedupeId(type: string | undefined, id: string | undefined, body: Buffer): string | null {
+  if (id === undefined) return null;
+  if (type !== "Update") return id;
+  return `${id} ${createHash("sha256").update(body).digest("base64url").slice(0, 22)}`;
+}
+
 async function receive(app: App, event: H3Event, recipient: Account | null): Promise<Response> {
   const body = await readBodyLimited(event, MAX_SIGNED_BODY);
   const activity = parseActivity(body);
@@ -92,7 +104,7 @@ async function receive(app: App, event: H3Event, recipient: Account | null): Pro
   const id = str(activity.id);
   if (id !== undefined && hostOf(id) !== hostOf(signer.uri)) return drop("activity id on another server");
   const fresh = await acceptActivity(app, {
-    activityId: id ?? null,
+    activityId: dedupeId(type, id, body),
     payload: { activity, signerId: signer.id, ...(recipient ? { recipientId: recipient.id } : {}) },
     domain: signer.domain,
   });

@@ -3,7 +3,8 @@
 import type { App } from "../../app.ts";
 import { readTx } from "../../db/db.ts";
 import type { Id } from "../../lib/ids.ts";
-import { mediaUrl, tagUrl } from "../../lib/urls.ts";
+import { tagUrl } from "../../lib/urls.ts";
+import { mediaStore } from "../../media/store.ts";
 import { scanShortcodes } from "../../lib/shortcodes.ts";
 import { type Account, findAccountsByIds } from "../../storage/accounts.ts";
 import {
@@ -17,6 +18,7 @@ import {
 } from "../../storage/ap-objects.ts";
 import type { CustomEmoji } from "../../storage/custom-emojis.ts";
 import { findMentionedAccounts } from "../../storage/mentions.ts";
+import { findPollsByIds, type Poll } from "../../storage/polls.ts";
 import type { Status } from "../../storage/statuses.ts";
 import type { ApObject } from "../types.ts";
 import { addressingFor, silencedAudienceOf } from "./addressing.ts";
@@ -37,6 +39,8 @@ export interface NoteBatch {
   selfReplies: Map<Id, { id: Id; uri: string }[]>;
   /** Statuses of silenced authors: the mentioned accounts they may address. */
   silencedAudiences: Map<Id, Set<string>>;
+  /** Polls by poll id (statuses with a poll are Questions). */
+  polls: Map<Id, Poll>;
 }
 
 const shortcodesOf = (s: Status) => scanShortcodes(s.text || s.content, scanShortcodes(s.spoilerText, []));
@@ -77,6 +81,7 @@ export function loadNoteBatch(app: App, statuses: Status[], knownAuthors?: Map<I
       conversations,
       selfReplies: findSelfReplies(db, statuses.filter((s) => s.local).map((s) => s.id), SELF_REPLIES),
       silencedAudiences,
+      polls: findPollsByIds(db, statuses.filter((s) => s.pollId !== null).map((s) => s.pollId!)),
     };
   });
 }
@@ -90,7 +95,7 @@ function documentOf(app: App, m: StatusMedia): ApObject {
   const doc: ApObject = {
     type: "Document",
     mediaType: m.contentType,
-    url: m.file ? mediaUrl(app.baseUrl, m.file) : m.remoteUrl,
+    url: m.file ? mediaStore(app).url(m.file) : m.remoteUrl,
     name: m.description ?? null,
     blurhash: m.blurhash,
   };
@@ -99,7 +104,8 @@ function documentOf(app: App, m: StatusMedia): ApObject {
   const original = (m.meta.original ?? {}) as { width?: unknown; height?: unknown };
   if (typeof original.width === "number") doc.width = original.width;
   if (typeof original.height === "number") doc.height = original.height;
-  if (m.thumbnailFile) doc.icon = { type: "Image", mediaType: "image/jpeg", url: mediaUrl(app.baseUrl, m.thumbnailFile) };
+  // A custom preview (always stored as JPEG), as Mastodon's `icon`.
+  if (m.thumbnailFile) doc.icon = { type: "Image", mediaType: "image/jpeg", url: mediaStore(app).url(m.thumbnailFile) };
   return doc;
 }
 
@@ -161,7 +167,27 @@ export function renderNote(app: App, s: Status, b: NoteBatch): ApObject {
     note.likes = { id: `${s.uri}/likes`, type: "Collection", totalItems: s.favouritesCount };
     note.shares = { id: `${s.uri}/shares`, type: "Collection", totalItems: s.reblogsCount };
   }
+  const poll = s.pollId ? b.polls.get(s.pollId) : undefined;
+  if (poll) addQuestion(note, poll, app.now());
   return note;
+}
+
+/**
+ * A status with a poll is a Question (AP §4.6): `oneOf` or `anyOf` options with their tallies
+ * (null while totals are hidden, as Mastodon), `endTime`, `closed` once ended, `votersCount`.
+ */
+function addQuestion(note: ApObject, poll: Poll, now: number): void {
+  note.type = "Question";
+  const ended = poll.expiresAt !== null && poll.expiresAt < now;
+  const showTotals = ended || !poll.hideTotals;
+  note[poll.multiple ? "anyOf" : "oneOf"] = poll.options.map((name, i) => ({
+    type: "Note",
+    name,
+    replies: { type: "Collection", totalItems: showTotals ? poll.tallies[i] : null },
+  }));
+  if (poll.expiresAt !== null) note.endTime = apTime(poll.expiresAt);
+  if (ended) note.closed = apTime(poll.expiresAt!);
+  if (poll.votersCount !== null) note.votersCount = poll.votersCount;
 }
 
 /** Notes of a page of statuses (not boosts), in input order, without @context. */

@@ -16,22 +16,38 @@ import {
   requireOwnStatus,
   requireVisibleStatus,
   type StatusInput,
+  validateStatusLength,
 } from "../../../../services/statuses.ts";
 import { prefetchMentions } from "../../../../federation/resolve/mentions.ts";
 import { optionalUser, requireToken, requireUser } from "../../../auth.ts";
 import { cachePublicIfAnonymous } from "../../../headers.ts";
 import { type Params, readAppParams } from "../../../params.ts";
+import { type PollInput, validatePoll } from "../../../../services/poll-rules.ts";
 
 const READ = ["read", "read:statuses"];
 const WRITE = ["write", "write:statuses"];
 
-/** True when a `poll[...]` hash with options was sent (JSON object or form `poll[options][]`). */
-function hasPoll(p: Params): boolean {
+/**
+ * `poll[options][]`, `poll[expires_in]`, `poll[multiple]`, `poll[hide_totals]` (form or JSON
+ * object); undefined when no poll was sent (an empty hash is none, as Rails' `present?`). The
+ * rules are checked by the service; only a missing `expires_in` is answered here, since a
+ * PollInput always has one.
+ */
+function readPoll(app: App, p: Params): PollInput | undefined {
   const poll = p.obj("poll");
-  return !!poll && (poll.strArray("options")?.length ?? 0) > 0;
+  if (!poll || Object.keys(poll.raw).length === 0) return undefined;
+  const params = {
+    // Beyond any limit already; the cap only bounds the work on a hostile body.
+    options: poll.strArray("options", { max: 1000 }) ?? [],
+    expiresIn: poll.int("expires_in") ?? null,
+    multiple: poll.bool("multiple") ?? false,
+    hideTotals: poll.bool("hide_totals") ?? false,
+  };
+  if (params.expiresIn === null) validatePoll(app, params);
+  return { ...params, expiresIn: params.expiresIn! };
 }
 
-function readStatusInput(p: Params): StatusInput {
+function readStatusInput(app: App, p: Params): StatusInput {
   return {
     text: p.str("status"),
     spoilerText: p.str("spoiler_text"),
@@ -40,7 +56,7 @@ function readStatusInput(p: Params): StatusInput {
     language: p.str("language"),
     inReplyToId: p.str("in_reply_to_id")?.trim(),
     mediaIds: p.strArray("media_ids"),
-    poll: hasPoll(p),
+    poll: readPoll(app, p),
     scheduledAt: p.str("scheduled_at")?.trim() || undefined,
   };
 }
@@ -49,8 +65,9 @@ export function registerStatusesRoutes(app: App, r: Router): void {
   r.post("/api/v1/statuses", async (event) => {
     const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
+    validateStatusLength(app, p.str("status") ?? "", p.str("spoiler_text") ?? "");
     await prefetchMentions(app, p.str("status") ?? "");
-    const input = readStatusInput(p);
+    const input = readStatusInput(app, p);
     const opts = { applicationId: viewer.token.applicationId, idempotencyKey: event.req.headers.get("idempotency-key") ?? undefined };
     // With `scheduled_at` the answer is a ScheduledStatus (or, for a repeated Idempotency-Key
     // whose post has gone out since, that Status).
@@ -80,6 +97,7 @@ export function registerStatusesRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
     const status = requireOwnStatus(app, viewer.account.id, getRouterParam(event, "id"));
+    validateStatusLength(app, p.str("status") ?? "", p.str("spoiler_text") ?? "");
     await prefetchMentions(app, p.str("status") ?? "");
     const updated = editStatus(app, viewer, status, {
       text: p.str("status"),
@@ -87,18 +105,21 @@ export function registerStatusesRoutes(app: App, r: Router): void {
       sensitive: p.bool("sensitive"),
       language: p.str("language"),
       mediaIds: p.strArray("media_ids"),
-      poll: hasPoll(p),
+      mediaAttributes: (p.list("media_attributes") ?? []).map((a) => ({ id: a.str("id") ?? "", description: a.str("description"), focus: a.str("focus") })),
+      // The request is the whole new state: no `poll` removes it.
+      poll: readPoll(app, p) ?? null,
     });
     return toApiStatus(app, updated, viewer.account.id);
   });
 
-  // The response carries `text` instead of `content`, so the client can redraft the post.
+  // The response carries `text` instead of `content`, so the client can redraft the post; its
+  // media stay a day for that, unless `delete_media` (4.4).
   r.delete("/api/v1/statuses/:id", async (event) => {
-    await readAppParams(app, event);
+    const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
     const status = requireOwnStatus(app, viewer.account.id, getRouterParam(event, "id"));
     const body = toApiStatus(app, status, viewer.account.id, { source: true });
-    deleteStatus(app, status);
+    deleteStatus(app, status, { deleteMedia: p.bool("delete_media") ?? false });
     return body;
   });
 
