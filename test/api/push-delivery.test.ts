@@ -110,7 +110,7 @@ test("follows push the follower's bio; a content warning stands for the post's t
   );
 });
 
-test("every notification type of the alerts list is pushed with Mastodon's title and body", async () => {
+test("every notification type of the alerts list is pushed with Mastodon's title and body", async (t) => {
   const all = ["mention", "status", "reblog", "follow", "follow_request", "favourite", "poll", "update", "admin.sign_up", "admin.report"];
   const { me, other, client, name } = await pair({ role: "moderator", alerts: Object.fromEntries(all.map((t) => [t, true])) });
   const o = `Other ${n}`;
@@ -136,12 +136,19 @@ test("every notification type of the alerts list is pushed with Mastodon's title
   // admin.report: `me` is a moderator; the body is the reporter's bio (a report has no status).
   const target = await s.user(`target${n}`);
   await s.api(other, "POST", "/api/v1/reports", { account_id: target.id, comment: "spam" });
+  // poll: `me` voted in a poll that then ends (on the app clock); a poll has a status.
+  const question = await s.api(target, "POST", "/api/v1/statuses", { status: "tea or coffee?", poll: { options: ["tea", "coffee"], expires_in: 300 } });
+  await s.api(me, "POST", `/api/v1/polls/${question.poll.id}/votes`, { choices: [0] });
+  const realNow = s.app.now;
+  t.after(() => (s.app.now = realNow));
+  s.app.now = () => realNow() + 10 * 60_000;
   // Pushes of one batch go out concurrently: compare in type order.
   assert.deepEqual((await messages()).sort((a, b) => all.indexOf(a[0]) - all.indexOf(b[0])), [
     ["status", `${o} just posted`, "first take"],
     ["reblog", `${o} boosted your post`, "my post"],
     ["follow_request", `Pending follower: ${o}`, "Reporter's bio"],
     ["favourite", `${o} favorited your post`, "my post"],
+    ["poll", `A poll by ${target.username} has ended`, "tea or coffee?"],
     ["update", `${o} edited a post`, "second take"],
     ["admin.report", `${o} submitted a report`, "Reporter's bio"],
   ]);
