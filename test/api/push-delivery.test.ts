@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { decryptPush, type PushClient, type PushReceiver, startPushReceiver, verifyVapid } from "../helpers/push-receiver.ts";
 import { findPushSubscriptionById } from "../../src/storage/push-subscriptions.ts";
+import { confirmUser } from "../../src/services/users.ts";
+import { appToken } from "./accounts-helpers.ts";
 
 const CONTACT = "birds@roost.test";
 const TTL_48_HOURS = "172800";
@@ -152,6 +154,33 @@ test("every notification type of the alerts list is pushed with Mastodon's title
     ["update", `${o} edited a post`, "second take"],
     ["admin.report", `${o} submitted a report`, "Reporter's bio"],
   ]);
+});
+
+test("a self-registered account, once confirmed, is announced to the staff (admin.sign_up) and pushed", async () => {
+  const { me, client, name } = await pair({ role: "moderator", alerts: { "admin.sign_up": true } });
+  const plain = await pair({ alerts: { "admin.sign_up": true } }); // not staff: nothing
+  const signUp = (username: string) =>
+    s.api(appToken(s).token, "POST", "/api/v1/accounts", { username, email: `${username}@mail.example`, password: "long enough pw", agreement: true, locale: "en" });
+  await signUp(`newbie${n}`);
+  await s.drainJobs();
+  assert.equal(push.to(name).length, 0, "not before the address is confirmed");
+  confirmUser(s.app, `newbie${n}`);
+  confirmUser(s.app, `newbie${n}`); // once only
+  await s.drainJobs();
+  assert.deepEqual(push.to(name).map((p) => decryptPush(client, p)).map((m) => [m.notification_type, m.title, m.body]), [["admin.sign_up", `newbie${n} signed up`, ""]]);
+  const [note] = await s.api(me, "GET", "/api/v1/notifications?types[]=admin.sign_up");
+  assert.deepEqual([note.type, note.account.username], ["admin.sign_up", `newbie${n}`]);
+  assert.equal(push.to(plain.name).length, 0);
+  // Awaiting approval, a confirmed account is not announced yet.
+  s.app.config.registrations = "approval";
+  try {
+    await signUp(`waiting${n}`);
+    confirmUser(s.app, `waiting${n}`);
+  } finally {
+    s.app.config.registrations = "open";
+  }
+  await s.drainJobs();
+  assert.equal(push.to(name).length, 1);
 });
 
 test("only the alerts the subscription asked for, and only what its policy lets through", async () => {
