@@ -1,6 +1,7 @@
 // Issue 3's budgets: home timeline vs a static baseline of the same size, public timeline,
 // notifications and POST /api/v1/statuses (fan-out running in the server's job runner).
-// Issue 12's: the same home timeline read by a user with 20 active filters of 5 keywords each.
+// Issue 12's: the same home timeline read by a user with 20 active filters of 5 keywords each,
+// and grouped notifications (GET /api/v2/notifications).
 import { statSync, existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { App } from "../../src/app.ts";
@@ -20,6 +21,7 @@ const STATUSES = 100_000;
 const FOLLOWEES = 50;
 const FEED_MAX = 1000; // what the feed trim keeps per home (services/feeds.ts FEED_MAX_ITEMS)
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 const WORDS = "the quick brown fox jumps over a lazy dog while small birds sing about federated timelines and tea".split(" ");
 const FILTERS = 20;
 const KEYWORDS_PER_FILTER = 5;
@@ -83,9 +85,11 @@ function seedSocialGraph(app: App, userIds: string[]): Map<number, number[]> {
   const follow = db.prepare(
     `INSERT INTO follows (id, account_id, target_account_id, uri, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );
+  // Group keys as notify() makes them (services/notifications.ts): one follow group per hour.
   const note = db.prepare(
-    `INSERT INTO notifications (id, account_id, from_account_id, type, created_at) VALUES (?, ?, ?, 'follow', ?)`,
+    `INSERT INTO notifications (id, account_id, from_account_id, type, group_key, created_at) VALUES (?, ?, ?, 'follow', ?, ?)`,
   );
+  const followGroup = `follow-${Math.floor(now / HOUR)}`;
   tx(db, () => {
     for (let a = 0; a < userIds.length; a++) {
       const targets = new Set<number>();
@@ -96,7 +100,7 @@ function seedSocialGraph(app: App, userIds: string[]): Map<number, number[]> {
       for (const b of targets) {
         const id = app.ids.next();
         follow.run(BigInt(id), BigInt(userIds[a]), BigInt(userIds[b]), `${app.baseUrl}/follows/${id}`, now, now);
-        note.run(BigInt(app.ids.next()), BigInt(userIds[b]), BigInt(userIds[a]), now);
+        note.run(BigInt(app.ids.next()), BigInt(userIds[b]), BigInt(userIds[a]), followGroup, now);
         if (!followersOf.has(b)) followersOf.set(b, []);
         followersOf.get(b)!.push(a);
       }
@@ -121,7 +125,8 @@ function seedStatuses(app: App, userIds: string[], usernames: string[], follower
   const home = db.prepare("INSERT INTO home_feeds (account_id, status_id) VALUES (?, ?)");
   const fav = db.prepare("INSERT INTO favourites (id, account_id, status_id, created_at) VALUES (?, ?, ?, ?)");
   const favNote = db.prepare(
-    `INSERT INTO notifications (id, account_id, from_account_id, type, status_id, created_at) VALUES (?, ?, ?, 'favourite', ?, ?)`,
+    `INSERT INTO notifications (id, account_id, from_account_id, type, status_id, group_key, created_at)
+     VALUES (?, ?, ?, 'favourite', ?, ?, ?)`,
   );
   // Status i is the i-th oldest. Which homes keep it is decided newest first (the trim keeps
   // each home's newest FEED_MAX entries); rows are then written oldest first, in id order as
@@ -160,7 +165,7 @@ function seedStatuses(app: App, userIds: string[], usernames: string[], follower
         if (author === 0 && i >= STATUSES - 20_000 && visibility !== "private") {
           for (const f of (followersOf.get(0) ?? []).slice(0, 3)) {
             fav.run(BigInt(app.ids.next()), BigInt(userIds[f]), BigInt(id), ms);
-            favNote.run(BigInt(app.ids.next()), BigInt(userIds[0]), BigInt(userIds[f]), BigInt(id), ms);
+            favNote.run(BigInt(app.ids.next()), BigInt(userIds[0]), BigInt(userIds[f]), BigInt(id), `favourite-${id}-${Math.floor(ms / HOUR)}`, ms);
           }
         }
       }
@@ -267,6 +272,7 @@ export function socialScenario(): Scenario<Seed> {
         { name: `home timeline, ${FILTERS} filters`, path: "/api/v1/timelines/home", headers: { authorization: `Bearer ${filteredToken}` } },
         { name: "public timeline", path: "/api/v1/timelines/public", headers: auth },
         { name: "notifications", path: "/api/v1/notifications", headers: auth },
+        { name: "grouped notifications", path: "/api/v2/notifications", headers: auth },
         {
           name: "POST status",
           method: "POST",
@@ -286,6 +292,7 @@ export function socialScenario(): Scenario<Seed> {
       out.push(p99Check("home timeline p99 < 50 ms", home, 50));
       out.push(ratioCheck(`home timeline with ${FILTERS} filters >= 85% of home timeline req/s`, filtered, home, 0.85));
       out.push(p99Check(`home timeline with ${FILTERS} filters p99 < 50 ms`, filtered, 50));
+      out.push(p99Check("grouped notifications p99 < 50 ms", find("grouped notifications"), 50));
       out.push(
         post?.reqPerSec == null
           ? { name: "POST status >= 300/s", ok: null, detail: `not measured (status ${post?.status ?? "?"})` }

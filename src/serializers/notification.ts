@@ -7,6 +7,8 @@ import { type ApiAccount, type EmbeddedAccount, embeddedAccounts } from "./accou
 import { accountText, renderStatusPage, renderStatusPageTexts, type ApiStatus } from "./status.ts";
 import { isoTime } from "../lib/iso-time.ts";
 import { type ApiReport, toApiReport } from "./report.ts";
+import { type Account, findAccountsByIds } from "../storage/accounts.ts";
+import { findReportsByIds, type Report } from "../storage/reports.ts";
 
 // https://docs.joinmastodon.org/entities/Notification/
 export interface ApiNotification {
@@ -14,11 +16,15 @@ export interface ApiNotification {
   type: string;
   created_at: string;
   group_key: string;
+  /** Only present (true) on notifications the policy filtered. */
+  filtered?: true;
   account: ApiAccount;
   status?: ApiStatus;
   /** admin.report */
   report?: ApiReport;
 }
+
+export { STATUS_TYPES };
 
 /**
  * A page of notifications as the recipient sees them, in input order. Fixed cost, in one read
@@ -67,6 +73,31 @@ type Page = NotificationPage<EmbeddedAccount>;
 
 const statusIdOf = (n: Notification): Id | null => (STATUS_TYPES.has(n.type) ? n.statusId : null);
 
+export interface PageReports {
+  reports: Map<Id, Report>;
+  targets: Map<Id, Account>;
+}
+
+/** admin.report notifications are rare (staff only): their reports and targets, one query each. */
+export function loadReports(app: App, notifications: Notification[]): PageReports {
+  const reports = findReportsByIds(app.db, notifications.flatMap((n) => (n.type === "admin.report" && n.reportId ? [n.reportId] : [])));
+  const targets = findAccountsByIds(app.db, [...reports.values()].map((r) => r.targetAccountId));
+  return { reports, targets };
+}
+
+/** Not an admin.report, or one whose report and target are still there. */
+export function hasReport(n: Notification, p: PageReports): boolean {
+  if (n.type !== "admin.report") return true;
+  const report = n.reportId ? p.reports.get(n.reportId) : undefined;
+  return !!report && p.targets.has(report.targetAccountId);
+}
+
+/** The Report entity of an admin.report notification that passed hasReport(). */
+export function reportOf(app: App, n: Notification, p: PageReports): ApiReport {
+  const report = p.reports.get(n.reportId!)!;
+  return toApiReport(app, report, p.targets.get(report.targetAccountId)!);
+}
+
 /** The notification's own fields and its report; `account` and `status` are the callers'. */
 function ownFields(app: App, n: Notification, page: Page): Omit<ApiNotification, "account"> {
   const out: Omit<ApiNotification, "account"> = {
@@ -75,10 +106,8 @@ function ownFields(app: App, n: Notification, page: Page): Omit<ApiNotification,
     created_at: isoTime(n.createdAt),
     group_key: n.groupKey ?? `ungrouped-${n.id}`,
   };
-  if (n.type === "admin.report" && n.reportId) {
-    const report = page.reports.get(n.reportId)!;
-    out.report = toApiReport(app, report, page.targets.get(report.targetAccountId)!);
-  }
+  if (n.filtered) out.filtered = true;
+  if (n.type === "admin.report" && n.reportId) out.report = reportOf(app, n, page);
   return out;
 }
 

@@ -1,7 +1,7 @@
 import type { App } from "../app.ts";
 import { idListJson, tx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
-import { findAccountById } from "../storage/accounts.ts";
+import { type Account, findAccountById } from "../storage/accounts.ts";
 import { upsertAccountConversation } from "../storage/account-conversations.ts";
 import {
   type FeedEntry,
@@ -17,6 +17,7 @@ import { isInAnyList } from "../storage/list-memberships.ts";
 import { insertIntoTagFollowerHomes } from "../storage/tag-feeds.ts";
 import { isBlockedEitherWay, isMuting } from "../storage/relationship-checks.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
+import { policyVerdict } from "./notification-filtering.ts";
 import { notifyNewStatus } from "./notifications.ts";
 
 /** Followers written per job: keeps each job (and the batch it runs in) short on very large fan-outs. */
@@ -77,7 +78,7 @@ export function fanOutStatus(app: App, statusId: Id, opts: { followersAfter?: Id
       if (status.visibility === "direct") {
         if (!unknownParent) insertIntoMentionedFollowerHomes(app.db, entry);
         // A limited remote post has a direct post's audience but is no conversation (Mastodon).
-        if (!status.limited) recordDirectConversations(app, status, mentioned);
+        if (!status.limited) recordDirectConversations(app, status, mentioned, author);
       } else if (!unknownParent) {
         if (isInAnyList(app.db, status.accountId)) insertIntoLists(app.db, entry);
         rest = followerBatch(app, entry, "0", size);
@@ -102,10 +103,12 @@ function followerBatch(app: App, entry: FeedEntry, after: Id, size: number): Id 
 
 /**
  * Direct messages appear in the conversations of the author and of each local mentioned
- * account that does not block, is not blocked by, or mutes the author (Mastodon adds them
- * when delivering the mention). Participants are everyone else on the message.
+ * account that does not block, is not blocked by, or mutes the author, and whose notification
+ * policy accepts the mention (Mastodon adds them when delivering an unfiltered mention; a
+ * filtered one joins the conversation when its request is accepted). Participants are
+ * everyone else on the message.
  */
-function recordDirectConversations(app: App, status: Status, mentioned: Id[]): void {
+function recordDirectConversations(app: App, status: Status, mentioned: Id[], author: Account): void {
   if (!status.conversationId) return;
   const everyone = [status.accountId, ...mentioned.filter((id) => id !== status.accountId)];
   const local = new Set(localAccountIdsAmong(app.db, everyone));
@@ -115,6 +118,7 @@ function recordDirectConversations(app: App, status: Status, mentioned: Id[]): v
     const sender = accountId === status.accountId;
     if (!sender && (isBlockedEitherWay(app.db, accountId, status.accountId) || isMuting(app.db, accountId, status.accountId, now)))
       continue;
+    if (!sender && policyVerdict(app, { type: "mention", recipientId: accountId, sender: author, status }) !== "accept") continue;
     upsertAccountConversation(app.db, {
       id: app.ids.next(),
       accountId,

@@ -16,14 +16,20 @@ import { NOTIFICATION_TYPES } from "./notifications.ts";
 /**
  * Mastodon's `browserable` scope: `types[]` keeps only the known types listed (so a list of
  * unknown types matches nothing), `exclude_types[]` removes some, `account_id` narrows to one
- * sender (a malformed one matches nothing).
+ * sender (a malformed one matches nothing). Notifications the policy filtered are left out
+ * unless `include_filtered` is set or one sender is asked for.
  */
-export function notificationFilter(types: string[] | undefined, excludeTypes: string[] | undefined, accountId: string | undefined): NotificationFilter {
+export function notificationFilter(
+  types: string[] | undefined,
+  excludeTypes: string[] | undefined,
+  accountId: string | undefined,
+  includeFiltered = false,
+): NotificationFilter {
   let wanted: string[] = types && types.length ? NOTIFICATION_TYPES.filter((t) => types.includes(t)) : [...NOTIFICATION_TYPES];
   if (excludeTypes?.length) wanted = wanted.filter((t) => !excludeTypes.includes(t));
   const typesJson = wanted.length === NOTIFICATION_TYPES.length ? null : JSON.stringify(wanted);
   const fromAccountId = accountId === undefined || accountId === "" ? null : (parseId(accountId) ?? "0");
-  return { typesJson, fromAccountId };
+  return { typesJson, fromAccountId, includeFiltered: includeFiltered || fromAccountId !== null };
 }
 
 export function listNotifications(

@@ -22,6 +22,8 @@ import {
   isMutingNotifications,
 } from "../storage/relationship-checks.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
+import { upsertNotificationRequest } from "../storage/notification-requests.ts";
+import { policyVerdict } from "./notification-filtering.ts";
 import { queueWebPush } from "./push-notify.ts";
 import { canViewStatus } from "./visibility.ts";
 
@@ -63,15 +65,17 @@ const STATUS_TYPES = new Set<NotificationType>(["mention", "status", "reblog", "
 // One notification per activity: repeating the action (favouriting again, following again)
 // must not add a second one. `update` is per edit; `poll` per poll end.
 const ONCE_PER_ACTIVITY = new Set<NotificationType>(["mention", "status", "reblog", "favourite", "follow", "follow_request"]);
-const GROUPABLE = new Set<NotificationType>(["favourite", "follow", "reblog", "admin.sign_up"]);
+/** Notification::GROUPABLE_NOTIFICATION_TYPES: the types that get a shared group key. */
+export const GROUPABLE_TYPES: ReadonlySet<string> = new Set<NotificationType>(["favourite", "reblog", "follow", "admin.sign_up"]);
 const GROUP_SPAN_HOURS = 12;
 const HOUR = 3_600_000;
 
 /**
  * Creates a notification unless a rule forbids it (recipient not local, self-notification,
  * recipient blocks/mutes-with-notifications the sender or blocks its domain, muted
- * conversation for mention/reblog/favourite). Synchronous: may run inside a tx().
- * Returns whether one was created.
+ * conversation for mention/reblog/favourite, the recipient's policy drops it), filtered
+ * when the policy says so. Synchronous: may run inside a tx().
+ * Returns whether one was created (filtered or not).
  *
  * The rules are Mastodon's NotifyService#blocked?, plus: a block in either direction stops
  * it, and a notification about a status the recipient may not see is never made.
@@ -92,14 +96,13 @@ export function notify(app: App, n: NewNotification): boolean {
     if (sender.domain && isDomainBlocking(db, n.recipientId, sender.domain) && !followingSender()) return false;
     if (isBlockedEitherWay(db, n.recipientId, n.fromAccountId)) return false;
     if (isMutingNotifications(db, n.recipientId, n.fromAccountId, now)) return false;
-    // A silenced (limited) account only reaches people who follow it.
-    if (sender.silencedAt !== null && !followingSender()) return false;
   }
 
   let statusId: Id | null = null;
+  let status: Status | undefined;
   if (STATUS_TYPES.has(n.type)) {
     if (!n.statusId) return false;
-    let status = findStatusById(db, n.statusId);
+    status = findStatusById(db, n.statusId);
     // Reblog and favourite notifications are about the original post, never the boost row.
     if (status?.reblogOfId) status = findStatusById(db, status.reblogOfId);
     if (!status) return false;
@@ -113,6 +116,12 @@ export function notify(app: App, n: NewNotification): boolean {
 
   if (ONCE_PER_ACTIVITY.has(n.type) && notificationExists(db, n.type, n.recipientId, n.fromAccountId, statusId)) return false;
 
+  // The recipient's notification policy (Mastodon 4.3): a limited sender, a stranger's
+  // private mention... is accepted, kept aside (filtered) or dropped.
+  const verdict = policyVerdict(app, { type: n.type, recipientId: n.recipientId, sender, status: status ?? null });
+  if (verdict === "drop") return false;
+  const filtered = verdict === "filter";
+
   const notification: Notification = {
     id: app.ids.next(),
     accountId: n.recipientId,
@@ -120,13 +129,22 @@ export function notify(app: App, n: NewNotification): boolean {
     type: n.type,
     statusId,
     reportId: n.reportId ?? null,
-    groupKey: GROUPABLE.has(n.type) ? groupKey(app, n.recipientId, n.type, statusId, now) : null,
+    // Filtered notifications are never grouped.
+    groupKey: GROUPABLE_TYPES.has(n.type) && !filtered ? groupKey(app, n.recipientId, n.type, statusId, now) : null,
+    filtered,
     createdAt: now,
   };
   insertNotification(db, notification);
-  // Web Push, queued in this transaction. A filtered notification (a notification request)
-  // is neither streamed nor pushed: the notification policy's condition belongs here.
-  queueWebPush(app, notification);
+  if (filtered) {
+    // Mastodon opens a notification request for filtered mentions only.
+    if (n.type === "mention" && statusId) {
+      upsertNotificationRequest(db, { id: app.ids.next(), accountId: n.recipientId, fromAccountId: n.fromAccountId, statusId, now });
+    }
+  } else {
+    // Web Push, queued in this transaction. A filtered notification is neither streamed nor
+    // pushed (Mastodon's NotifyService pushes only what it does not filter).
+    queueWebPush(app, notification);
+  }
   return true;
 }
 

@@ -1,12 +1,15 @@
 import { type DB, type Row, stmt, num } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
-import { rowToNotification, type Notification } from "./notifications.ts";
+import { allRows } from "../db/rows.ts";
+import { NOTIFICATION_COLUMNS, rowToNotification, type Notification } from "./notifications.ts";
 
 export interface NotificationFilter {
   /** JSON array of the types to return; null: every type. */
   typesJson: string | null;
   /** Only from this account; "0" matches nothing (a malformed account_id). */
   fromAccountId: Id | null;
+  /** Also those the notification policy held back (otherwise hidden). */
+  includeFiltered: boolean;
 }
 
 const MAX = "9223372036854775807";
@@ -18,28 +21,37 @@ const MAX = "9223372036854775807";
 // What a recipient may see now, whatever was true when the notification was made: nothing
 // from suspended accounts, from accounts blocked either way or muted with notifications
 // hidden since, from domains the recipient blocked (unless followed, as at creation), nor
-// about a status that has gone.
-const VISIBLE = `
+// about a status that has gone. The blocked and muted accounts are one list, read once per
+// query rather than looked up for every row.
+export const VISIBLE = `
   n.account_id = +@me
   AND a.suspended_at IS NULL
-  AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = +@me AND b.target_account_id = n.from_account_id)
-  AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = n.from_account_id AND b.target_account_id = +@me)
-  AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = +@me AND m.target_account_id = n.from_account_id
-                  AND m.hide_notifications = 1 AND (m.expires_at IS NULL OR m.expires_at > +@now))
+  AND n.from_account_id NOT IN (
+        SELECT b.target_account_id FROM blocks b WHERE b.account_id = +@me
+        UNION ALL SELECT b.account_id FROM blocks b WHERE b.target_account_id = +@me
+        UNION ALL SELECT m.target_account_id FROM mutes m WHERE m.account_id = +@me AND m.hide_notifications = 1
+                  AND (m.expires_at IS NULL OR m.expires_at > +@now))
   AND (a.domain IS NULL
        OR NOT EXISTS (SELECT 1 FROM account_domain_blocks d WHERE d.account_id = +@me AND d.domain = lower(a.domain))
        OR EXISTS (SELECT 1 FROM follows f WHERE f.account_id = +@me AND f.target_account_id = a.id))
   AND (n.status_id IS NULL OR EXISTS (SELECT 1 FROM statuses s WHERE s.id = n.status_id AND s.deleted_at IS NULL))
   AND (+@types IS NULL OR n.type IN (SELECT value FROM json_each(@types)))
-  AND (+@from IS NULL OR n.from_account_id = +@from)`;
+  AND (+@from IS NULL OR n.from_account_id = +@from)
+  AND (+@filtered OR n.filtered = 0)`;
 
-const PAGE_DESC = `SELECT n.* FROM notifications n JOIN accounts a ON a.id = n.from_account_id
+const PAGE_DESC = `SELECT ${NOTIFICATION_COLUMNS} FROM notifications n JOIN accounts a ON a.id = n.from_account_id
   WHERE ${VISIBLE} AND n.id < +@below AND n.id > +@above ORDER BY n.id DESC LIMIT +@limit`;
-const PAGE_ASC = `SELECT n.* FROM notifications n JOIN accounts a ON a.id = n.from_account_id
+const PAGE_ASC = `SELECT ${NOTIFICATION_COLUMNS} FROM notifications n JOIN accounts a ON a.id = n.from_account_id
   WHERE ${VISIBLE} AND n.id < +@below AND n.id > +@above ORDER BY n.id ASC LIMIT +@limit`;
 
-function binds(me: Id, f: NotificationFilter, now: number) {
-  return { me: BigInt(me), now, types: f.typesJson, from: f.fromAccountId ? BigInt(f.fromAccountId) : null };
+export function binds(me: Id, f: NotificationFilter, now: number) {
+  return {
+    me: BigInt(me),
+    now,
+    types: f.typesJson,
+    from: f.fromAccountId ? BigInt(f.fromAccountId) : null,
+    filtered: f.includeFiltered ? 1 : 0,
+  };
 }
 
 /**
@@ -53,19 +65,32 @@ export function listNotificationsPage(
   page: { limit: number; maxId?: Id; sinceId?: Id; minId?: Id },
   now: number,
 ): Notification[] {
-  const below = BigInt(page.maxId ?? MAX);
   const ascending = page.minId !== undefined;
-  const above = BigInt((ascending ? page.minId : page.sinceId) ?? "0");
-  const rows = stmt(db, ascending ? PAGE_ASC : PAGE_DESC).all({ ...binds(me, f, now), below, above, limit: page.limit }) as Row[];
-  const list = rows.map(rowToNotification);
+  const above = (ascending ? page.minId : page.sinceId) ?? null;
+  const list = scanNotifications(db, me, f, { below: page.maxId ?? null, above, ascending, limit: page.limit }, now);
   return ascending ? list.reverse() : list;
+}
+
+/**
+ * Up to `limit` visible notifications strictly between `above` and `below` (null: unbounded),
+ * in scan order: newest first, or oldest first when `ascending`.
+ */
+export function scanNotifications(
+  db: DB,
+  me: Id,
+  f: NotificationFilter,
+  s: { below: Id | null; above: Id | null; ascending: boolean; limit: number },
+  now: number,
+): Notification[] {
+  const params = { ...binds(me, f, now), below: BigInt(s.below ?? MAX), above: BigInt(s.above ?? "0"), limit: s.limit };
+  return allRows(db, s.ascending ? PAGE_ASC : PAGE_DESC, params).map(rowToNotification);
 }
 
 export function findVisibleNotification(db: DB, me: Id, id: Id, now: number): Notification | undefined {
   const r = stmt(
     db,
     `SELECT n.* FROM notifications n JOIN accounts a ON a.id = n.from_account_id WHERE n.id = +@id AND ${VISIBLE}`,
-  ).get({ ...binds(me, { typesJson: null, fromAccountId: null }, now), id: BigInt(id) }) as Row | undefined;
+  ).get({ ...binds(me, { typesJson: null, fromAccountId: null, includeFiltered: true }, now), id: BigInt(id) }) as Row | undefined;
   return r && rowToNotification(r);
 }
 

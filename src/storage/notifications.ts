@@ -1,4 +1,4 @@
-import { type DB, type Row, stmt, str, strOrNull, num, json } from "../db/db.ts";
+import { type DB, type Row, stmt, str, strOrNull, num, json, bool } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 
 export interface Notification {
@@ -12,8 +12,18 @@ export interface Notification {
   /** For admin.report: the report. */
   reportId?: Id | null;
   groupKey: string | null;
+  /** Held back by the recipient's notification policy (hidden unless asked for). */
+  filtered: boolean;
   createdAt: number;
 }
+
+/**
+ * A notification's columns for pages (alias `n`), ids as text: turning 64-bit integers into
+ * BigInts and then strings costs more than reading the rows (use with rows.ts allRows).
+ */
+export const NOTIFICATION_COLUMNS = `CAST(n.id AS TEXT) AS id, CAST(n.account_id AS TEXT) AS account_id,
+  CAST(n.from_account_id AS TEXT) AS from_account_id, n.type, CAST(n.status_id AS TEXT) AS status_id,
+  CAST(n.report_id AS TEXT) AS report_id, n.group_key, n.filtered, n.created_at`;
 
 export function rowToNotification(r: Row): Notification {
   return {
@@ -24,6 +34,7 @@ export function rowToNotification(r: Row): Notification {
     statusId: strOrNull(r.status_id),
     reportId: strOrNull(r.report_id),
     groupKey: (r.group_key as string | null) ?? null,
+    filtered: bool(r.filtered),
     createdAt: num(r.created_at),
   };
 }
@@ -31,8 +42,8 @@ export function rowToNotification(r: Row): Notification {
 export function insertNotification(db: DB, n: Notification): void {
   stmt(
     db,
-    `INSERT INTO notifications (id, account_id, from_account_id, type, status_id, report_id, group_key, created_at)
-     VALUES (@id, @accountId, @fromAccountId, @type, @statusId, @reportId, @groupKey, @createdAt)`,
+    `INSERT INTO notifications (id, account_id, from_account_id, type, status_id, report_id, group_key, filtered, created_at)
+     VALUES (@id, @accountId, @fromAccountId, @type, @statusId, @reportId, @groupKey, @filtered, @createdAt)`,
   ).run({
     id: BigInt(n.id),
     accountId: BigInt(n.accountId),
@@ -41,6 +52,7 @@ export function insertNotification(db: DB, n: Notification): void {
     statusId: n.statusId ? BigInt(n.statusId) : null,
     reportId: n.reportId ? BigInt(n.reportId) : null,
     groupKey: n.groupKey,
+    filtered: n.filtered ? 1 : 0,
     createdAt: n.createdAt,
   });
 }

@@ -11,6 +11,9 @@ test("conversations: both sides, unread flags, read/unread, delete, paging", asy
   const s = await startTestServer();
   t.after(() => s.close());
   const [alice, bob, carol] = [await s.user("alice"), await s.user("bob"), await s.user("carol")];
+  // A private mention from someone one does not follow is held back by the default
+  // notification policy, conversation included (notification-requests.test.ts).
+  for (const who of [bob, carol]) await s.api(who, "POST", `/api/v1/accounts/${alice.id}/follow`);
 
   const dm = await post(s, alice, { status: "@bob just between us", visibility: "direct" });
   await post(s, alice, { status: "not a dm @bob", visibility: "public" });

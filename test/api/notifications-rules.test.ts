@@ -197,12 +197,19 @@ test("notification rules", async (t) => {
     assert.equal(notify(app, { type: "favourite", recipientId: alice.id, fromAccountId: bob.id, statusId: other.id }), true);
   });
 
-  await t.test("a silenced account reaches only its followers", async () => {
+  await t.test("a silenced account's notifications are filtered unless followed (the default for_limited_accounts)", async () => {
     updateAccount(app.db, bob.id, { silencedAt: app.now() });
     try {
-      assert.equal(notify(app, { type: "follow", recipientId: alice.id, fromAccountId: bob.id }), false);
+      assert.equal(notify(app, { type: "follow", recipientId: alice.id, fromAccountId: bob.id }), true);
+      assert.deepEqual(await list(s, alice), []);
+      const [held] = await list(s, alice, "?include_filtered=true");
+      assert.deepEqual([held.type, held.account.id, held.filtered, held.group_key], ["follow", bob.id, true, `ungrouped-${held.id}`]);
+      clearRelationships(app);
       follow(app, alice, bob);
       assert.equal(notify(app, { type: "follow", recipientId: alice.id, fromAccountId: bob.id }), true);
+      const [n] = await list(s, alice);
+      assert.equal(n.account.id, bob.id);
+      assert.equal("filtered" in n, false);
     } finally {
       updateAccount(app.db, bob.id, { silencedAt: null });
     }

@@ -163,6 +163,8 @@ test("the notifications page as text carries exactly what the notification seria
   attachMedia(s.app, alice.id, post.id, "a picture");
   await s.api(bob, "POST", `/api/v1/statuses/${post.id}/favourite`);
   await s.api(carol, "POST", `/api/v1/statuses/${post.id}/reblog`);
+  // Alice follows carol: a stranger's private mention would be held back by her notification policy.
+  await s.api(alice, "POST", `/api/v1/accounts/${carol.id}/follow`);
   await s.api(carol, "POST", "/api/v1/statuses", { status: "@alice look", visibility: "direct" });
   await s.api(alice, "POST", `/api/v1/statuses/${post.id}/favourite`);
   await s.api(carol, "POST", "/api/v1/reports", { account_id: bob.id, comment: "spam", category: "spam" });

@@ -95,6 +95,8 @@ test("a direct Create through bob's personal inbox: notification, and only bob s
   const { s, remote, rita } = w;
   const bob = await s.user("bob");
   const carol = await s.user("carol");
+  // Private mentions from accounts one does not follow are held back by default (the notification policy).
+  await s.api(bob, "PATCH", "/api/v2/notifications/policy", { for_private_mentions: "accept" });
   const doc = noteDoc(rita, { to: [bob.account.uri], cc: [], tag: [mentionOf(w, bob)], content: "<p>psst</p>" });
   const create = { "@context": "https://www.w3.org/ns/activitystreams", id: `${doc.id}/activity`, type: "Create", actor: rita.id, to: doc.to, cc: doc.cc, object: doc };
   const res = await remote.post(`${s.url}/users/bob/inbox`, create, rita);
@@ -115,6 +117,8 @@ test("visibility matrix: public, unlisted, private, direct, limited, and a tag t
   const bob = await s.user("bob");
   const carol = await s.user("carol");
   followRemote(w, alice);
+  // Private mentions from accounts one does not follow are held back by default (the notification policy).
+  await s.api(bob, "PATCH", "/api/v2/notifications/policy", { for_private_mentions: "accept" });
   const make = (extra: Record<string, unknown>) => stored(w, noteDoc(rita, extra));
   const pub = await make({});
   const unlisted = await make({ to: [rita.followers], cc: [PUBLIC] });
@@ -271,6 +275,8 @@ test("media and emojis of a domain whose media are rejected are not stored", asy
 test("a direct post naming another server's conversation does not join that conversation", async (t) => {
   const w = await startWorld(t);
   const alice = await w.s.user("alice");
+  // Private mentions from accounts one does not follow are held back by default (the notification policy).
+  await w.s.api(alice, "PATCH", "/api/v2/notifications/policy", { for_private_mentions: "accept" });
   const other = await startFakeRemote();
   t.after(() => other.close());
   const eveActor = other.actor("eve");

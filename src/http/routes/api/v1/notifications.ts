@@ -1,4 +1,4 @@
-// https://docs.joinmastodon.org/methods/notifications/ (v1; grouped v2 is not implemented)
+// https://docs.joinmastodon.org/methods/notifications/ (v1; grouped v2: ../v2/notifications.ts)
 import { getRouterParam } from "h3";
 import type { App } from "../../../../app.ts";
 import type { Router } from "../../../../http/router.ts";
@@ -21,7 +21,7 @@ const READ = ["read:notifications"];
 const WRITE = ["write:notifications"];
 
 function filterOf(p: Params) {
-  return notificationFilter(p.strArray("types"), p.strArray("exclude_types"), p.str("account_id"));
+  return notificationFilter(p.strArray("types"), p.strArray("exclude_types"), p.str("account_id"), p.bool("include_filtered") === true);
 }
 
 export function registerNotificationsRoutes(app: App, r: Router): void {
@@ -35,7 +35,7 @@ export function registerNotificationsRoutes(app: App, r: Router): void {
       cursors: list.map((n) => n.id),
       limit: page.limit,
       nextAlways: true,
-      keep: ["types", "exclude_types", "account_id"],
+      keep: ["types", "exclude_types", "account_id", "include_filtered"],
     });
     return jsonText(event, toApiNotificationsJson(app, list, viewer.account.id, { hideFiltered: true }));
   });
