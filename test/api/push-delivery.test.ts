@@ -224,6 +224,24 @@ test("only the alerts the subscription asked for, and only what its policy lets 
   assert.equal(push.to(e.name).length, 0);
 });
 
+test("a notification the recipient's policy filters is not pushed; it waits among the requests", async () => {
+  const { me, other, client, name } = await pair({ alerts: { mention: true } });
+  // Mastodon 4.3's default policy filters a stranger's private mention.
+  await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} psst`, visibility: "direct" });
+  await s.api(me, "PATCH", "/api/v2/notifications/policy", { for_not_following: "filter" });
+  await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} in public` });
+  await s.drainJobs();
+  assert.equal(push.to(name).length, 0);
+  const filtered = await s.api(me, "GET", "/api/v1/notifications?include_filtered=true");
+  assert.deepEqual(filtered.map((x: { type: string; filtered: boolean }) => [x.type, x.filtered]), [["mention", true], ["mention", true]]);
+  assert.equal((await s.api(me, "GET", "/api/v1/notifications/requests")).length, 1);
+  // Accepted, the next one is pushed.
+  await s.api(me, "PATCH", "/api/v2/notifications/policy", { for_not_following: "accept", for_private_mentions: "accept" });
+  await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} welcome now`, visibility: "direct" });
+  await s.drainJobs();
+  assert.deepEqual(push.to(name).map((p) => decryptPush(client, p).body), [`@${me.username} welcome now`]);
+});
+
 test("a notification that is gone before delivery is not pushed", async () => {
   const { me, other, name } = await pair();
   const st = await s.api(other, "POST", "/api/v1/statuses", { status: `@${me.username} oops` });
