@@ -4,6 +4,8 @@ import type { IdGenerator } from "./lib/ids.ts";
 import type { Log } from "./lib/log.ts";
 import type { Jobs } from "./jobs/jobs.ts";
 import type { WorkerPool } from "./workers/pool.ts";
+import type { EventBus } from "./events/bus.ts";
+import type { StreamingHub } from "./streaming/hub.ts";
 
 /**
  * Everything a request, job or command needs, passed explicitly (no module-level state, so
@@ -29,4 +31,8 @@ export interface App {
    * createHttpApp. The instance documents advertise only what these routes serve.
    */
   routes: ReadonlySet<string>;
+  /** The in-process event bus: changes that live streams (and later Web Push) hear of. */
+  events: EventBus;
+  /** The open streaming connections; set by the HTTP layer (createHttpApp). */
+  streams?: StreamingHub;
 }

@@ -10,6 +10,7 @@ import { createJobs } from "./jobs/runner.ts";
 import { registerJobHandlers } from "./jobs/register.ts";
 import { createWorkerPool } from "./workers/pool.ts";
 import { createHttpApp, type HttpApp } from "./http/server.ts";
+import { attachWebSocketUpgrades } from "./http/upgrade.ts";
 import { installRowCache } from "./storage/row-cache.ts";
 import { STATUS_ROWS_CACHE } from "./storage/status-cache.ts";
 import { TOKEN_OWNERS_CACHE } from "./services/token-cache.ts";
@@ -18,6 +19,7 @@ import { STATUS_JSON_CACHE } from "./serializers/status.ts";
 import { StandardReasonResponse } from "./http/node-response.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
+import { EventBus } from "./events/bus.ts";
 
 export interface CreateAppOptions {
   log?: Log;
@@ -41,6 +43,7 @@ export function createApp(config: Config, opts: CreateAppOptions = {}): App {
     mediaDir: mediaPath(config.dataDir),
     cache: new Map(),
     routes: new Set(),
+    events: new EventBus(db, log),
   } as Omit<App, "jobs" | "pool"> as App;
   app.pool = createWorkerPool({ maxThreads: config.poolMaxThreads, idleTimeout: config.poolIdleMs, log });
   app.jobs = createJobs(app);
@@ -70,6 +73,7 @@ export async function startServer(app: App, opts: { host: string; port: number }
   installReadCaches(app);
   const http = createHttpApp(app);
   const server = createServer({ ServerResponse: StandardReasonResponse }, toNodeHandler(http.h3));
+  const sockets = attachWebSocketUpgrades(server, http.h3);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -86,6 +90,9 @@ export async function startServer(app: App, opts: { host: string; port: number }
     http,
     close() {
       closing ??= (async () => {
+        // Streams first: open WebSockets and SSE responses would keep server.close() waiting.
+        await app.streams?.close();
+        sockets.terminateAll();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await closed;

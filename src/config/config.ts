@@ -67,6 +67,15 @@ export interface Config {
   jobsAutorun: boolean;
   /** Adds the benchmark's baseline routes (bench/run.ts); never on in production. */
   benchRoutes: boolean;
+  /** Open streaming connections (WebSocket and SSE) per account. */
+  streamingMaxPerUser: number;
+  /**
+   * Open streaming connections per client address. Behind a reverse proxy every client has
+   * the proxy's address: raise it there.
+   */
+  streamingMaxPerIp: number;
+  /** Bytes a streaming connection may have waiting to be sent; a client past it is dropped. */
+  streamingBufferBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -111,6 +120,9 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   poolIdleMs: { kind: "int", min: 100, def: 30_000 },
   jobsAutorun: { kind: "bool", def: true },
   benchRoutes: { kind: "bool", def: false },
+  streamingMaxPerUser: { kind: "int", min: 1, max: 100_000, def: 32 },
+  streamingMaxPerIp: { kind: "int", min: 1, max: 1_000_000, def: 512 },
+  streamingBufferBytes: { kind: "int", min: 4096, def: 1024 * 1024 },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();

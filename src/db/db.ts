@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { dropPendingSince, pendingMark, runAfterCommit } from "./after-commit.ts";
 import { markReadOnlyTx } from "./row-changes.ts";
 
 export type DB = Database.Database;
@@ -35,9 +36,34 @@ export function stmt(db: DB, sql: string): Database.Statement {
   return s;
 }
 
-/** Runs `fn` in an IMMEDIATE transaction. Synchronous: never await inside. */
+/**
+ * Runs `fn` in an IMMEDIATE transaction (a savepoint when one is open). Synchronous: never
+ * await inside. Work queued with afterCommit() runs once the outermost transaction commits
+ * and is dropped with whatever rolls back.
+ */
 export function tx<T>(db: DB, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  const outermost = !db.inTransaction;
+  const mark = pendingMark(db);
+  let out: T;
+  try {
+    out = db.transaction(fn).immediate();
+  } catch (e) {
+    dropPendingSince(db, mark);
+    throw e;
+  }
+  if (outermost) runAfterCommit(db);
+  return out;
+}
+
+/** Runs `fn` in a savepoint of the open transaction: a throw rolls back `fn`'s writes (and after-commit work) only. */
+export function savepoint<T>(db: DB, fn: () => T): T {
+  const mark = pendingMark(db);
+  try {
+    return db.transaction(fn)();
+  } catch (e) {
+    dropPendingSince(db, mark);
+    throw e;
+  }
 }
 
 /** Runs `fn` in a transaction, or directly when the caller already holds one. */

@@ -6,6 +6,7 @@ import type { Id } from "../lib/ids.ts";
 import { notify, notifyStatusUpdate } from "../services/notifications.ts";
 import { applyRemotePoll } from "../services/poll-drafts.ts";
 import { snapshot as statusSnapshot } from "../services/status-edits.ts";
+import { publishEditedStatus } from "../services/stream-events.ts";
 import type { Account } from "../storage/accounts.ts";
 import { detachStatusMedia, findMediaByStatusIds, insertRemoteMedia, updateRemoteMediaDetails } from "../storage/media-attachments.ts";
 import { activeMentionAccountIds, insertMention, silenceMentionsExcept } from "../storage/mentions.ts";
@@ -102,6 +103,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
     for (const m of audience.mentions) {
       if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: current.accountId, statusId: current.id });
     }
+    publishEditedStatus(app, updated);
     return updated;
   });
 }

@@ -28,7 +28,10 @@ function unauthorized(message = INVALID): ApiError {
   });
 }
 
-/** The bearer token of a request: Authorization header, else access_token/bearer_token params. */
+/**
+ * The bearer token of a request: Authorization header, else access_token/bearer_token params,
+ * else (WebSocket upgrades only) the first Sec-WebSocket-Protocol value, where browsers put it.
+ */
 export function bearerToken(event: H3Event): string | undefined {
   const h = event.req.headers.get("authorization");
   if (h) {
@@ -38,9 +41,23 @@ export function bearerToken(event: H3Event): string | undefined {
   const q = event.url.searchParams;
   const fromQuery = q.get("access_token") ?? q.get("bearer_token");
   if (fromQuery) return fromQuery;
+  if (isWebSocketUpgrade(event)) {
+    const offered = firstSubprotocol(event);
+    if (offered) return offered;
+  }
   // Body params count only when the route has already read them (never forces a body read).
   const p = (event.context as { apiParams?: Params }).apiParams;
   return p?.str("access_token") ?? p?.str("bearer_token") ?? undefined;
+}
+
+export function isWebSocketUpgrade(event: H3Event): boolean {
+  return event.req.headers.get("upgrade")?.toLowerCase() === "websocket";
+}
+
+/** The first sub-protocol a WebSocket client offered (`new WebSocket(url, token)`). */
+export function firstSubprotocol(event: H3Event): string | undefined {
+  const v = event.req.headers.get("sec-websocket-protocol")?.split(",")[0]?.trim();
+  return v || undefined;
 }
 
 type Resolved =
@@ -104,6 +121,24 @@ export function requireUser(app: App, event: H3Event, ...scopes: string[]): View
     throw new ApiError(403, "This action is outside the authorized scopes");
   if (!user || !account) throw new ApiError(422, "This method requires an authenticated user");
   checkUserState(user, account);
+  return { token, user, account };
+}
+
+/**
+ * The streaming API's authentication (streaming.md §2): a user token of a functional user.
+ * Failures use Mastodon's streaming wording, all 401: "Missing access token", "Invalid
+ * access token" (unknown, revoked, expired, an app token, a user who may not log in).
+ */
+export function requireStreamingUser(app: App, event: H3Event): Viewer {
+  const r = resolve(app, event);
+  if (r.kind === "none") throw new ApiError(401, "Missing access token");
+  if (r.kind !== "ok" || !r.viewer.user || !r.viewer.account) throw new ApiError(401, "Invalid access token");
+  const { token, user, account } = r.viewer;
+  try {
+    checkUserState(user, account);
+  } catch {
+    throw new ApiError(401, "Invalid access token");
+  }
   return { token, user, account };
 }
 

@@ -7,6 +7,7 @@ import { corsHeaders, preflightHeaders } from "./headers.ts";
 import { Router } from "./router.ts";
 import { registerRoutes } from "./routes.ts";
 import { routeKey } from "../services/capabilities.ts";
+import { StreamingHub } from "../streaming/hub.ts";
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; form-action 'none'";
 
@@ -107,6 +108,11 @@ export function createHttpApp(app: App): HttpApp {
     }
   });
 
+  app.streams ??= new StreamingHub(app, {
+    perUser: app.config.streamingMaxPerUser,
+    perIp: app.config.streamingMaxPerIp,
+    bufferBytes: app.config.streamingBufferBytes,
+  });
   const router = new Router(h3);
   registerRoutes(app, router);
   app.routes = new Set(router.routes.map((r) => routeKey(r.method, r.path)));

@@ -1,5 +1,5 @@
 import type { App } from "../app.ts";
-import { tx } from "../db/db.ts";
+import { savepoint, tx } from "../db/db.ts";
 import { PermanentJobError } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
 import {
@@ -199,13 +199,13 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
           ran++;
           let err: unknown;
           try {
-            db.transaction(() => {
+            savepoint(db, () => {
               const r = invoke(job);
               if (isThenable(r)) {
                 Promise.resolve(r).catch(() => {});
                 throw new PermanentJobError(`job ${job.name} is registered as transactional but returned a promise`);
               }
-            })(); // nested in tx(): a SAVEPOINT
+            });
           } catch (e) {
             // An error that ended the transaction itself takes the whole batch with it.
             if (!db.inTransaction) throw e;

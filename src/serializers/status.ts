@@ -6,7 +6,7 @@ import { tagUrl } from "../lib/urls.ts";
 import { isoTime } from "../lib/iso-time.ts";
 import type { MentionedAccount } from "../storage/status-links.ts";
 import { STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
-import { hiddenOnPage, readStatusPage, type StatusPage, statusShortcodes } from "../storage/status-page.ts";
+import { hiddenOnPage, readStatusPage, readViewerParts, type StatusPage, statusShortcodes } from "../storage/status-page.ts";
 import type { FilterContext } from "../storage/filters.ts";
 import { findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../storage/row-cache.ts";
 import type { Status } from "../storage/statuses.ts";
@@ -237,6 +237,20 @@ export function toApiStatusTexts(app: App, statuses: Status[], viewerId: Id | nu
 export function renderStatusPageTexts(app: App, statuses: Status[], page: StatusPage<EmbeddedAccount>, viewerId: Id | null): string[] {
   const batch = batchOf(app, page);
   return statuses.map((s) => renderText(app, s, batch, viewerId));
+}
+
+/**
+ * One status's JSON text as each of `viewerIds` sees it (the live streams' fast path): the page
+ * is read and the shared text built once; per viewer only the viewer flags are read.
+ */
+export function toApiStatusTextForViewers(app: App, status: Status, viewerIds: Id[]): Map<Id, string> {
+  const out = new Map<Id, string>();
+  if (viewerIds.length === 0) return out;
+  const page = readStatusPage(app, [status], null, (ids) => embeddedAccounts(app, ids));
+  const batch = batchOf(app, page);
+  const parts = readViewerParts(app, [status], page, viewerIds);
+  for (const viewerId of viewerIds) out.set(viewerId, renderText(app, status, { ...batch, ...parts.get(viewerId)! }, viewerId));
+  return out;
 }
 
 export function toApiStatus(app: App, status: Status, viewerId: Id | null, opts: StatusSerializeOptions = {}): ApiStatus {

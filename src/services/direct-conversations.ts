@@ -9,6 +9,7 @@ import {
   listAccountConversations,
   setAccountConversationUnread,
 } from "../storage/account-conversations.ts";
+import { publishConversation } from "./stream-events.ts";
 
 export type { AccountConversation, ConversationPage };
 
@@ -27,7 +28,14 @@ function requireOwnConversation(app: App, viewerId: Id, rawId: unknown): Account
 export function markConversation(app: App, viewerId: Id, rawId: unknown, unread: boolean): AccountConversation {
   const c = requireOwnConversation(app, viewerId, rawId);
   setAccountConversationUnread(app.db, c.id, unread);
+  // Mastodon pushes a conversation on every change of the row (after_commit).
+  publishConversation(app, viewerId, c.id);
   return { ...c, unread };
+}
+
+/** One of the viewer's conversations by id, or undefined (the live streams render it). */
+export function findConversation(app: App, viewerId: Id, id: Id): AccountConversation | undefined {
+  return findAccountConversation(app.db, viewerId, id);
 }
 
 /** Removes the conversation from the viewer's list only; a later message brings it back. */

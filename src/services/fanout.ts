@@ -19,6 +19,7 @@ import { isBlockedEitherWay, isMuting } from "../storage/relationship-checks.ts"
 import { findStatusById, type Status } from "../storage/statuses.ts";
 import { policyVerdict } from "./notification-filtering.ts";
 import { notifyNewStatus } from "./notifications.ts";
+import { publishConversation, publishFeedInserts } from "./stream-events.ts";
 
 /** Followers written per job: keeps each job (and the batch it runs in) short on very large fan-outs. */
 const FOLLOWER_BATCH = 1000;
@@ -71,17 +72,21 @@ export function fanOutStatus(app: App, statusId: Id, opts: { followersAfter?: Id
   const size = opts.followerBatchSize ?? FOLLOWER_BATCH;
   tx(app.db, () => {
     let rest: Id | null = null;
-    if (opts.followersAfter !== undefined) {
-      if (status.visibility !== "direct" && !unknownParent) rest = followerBatch(app, entry, opts.followersAfter, size);
+    // The feeds this job adds the status to: their live streams hear of it after the commit.
+    const homes: Id[] = [];
+    const lists: Id[] = [];
+    const first = opts.followersAfter === undefined;
+    if (!first) {
+      if (status.visibility !== "direct" && !unknownParent) rest = followerBatch(app, entry, opts.followersAfter!, size, homes);
     } else {
-      if (author.domain === null) insertIntoOwnHome(app.db, entry);
+      if (author.domain === null) homes.push(...insertIntoOwnHome(app.db, entry));
       if (status.visibility === "direct") {
-        if (!unknownParent) insertIntoMentionedFollowerHomes(app.db, entry);
+        if (!unknownParent) homes.push(...insertIntoMentionedFollowerHomes(app.db, entry));
         // A limited remote post has a direct post's audience but is no conversation (Mastodon).
         if (!status.limited) recordDirectConversations(app, status, mentioned, author);
       } else if (!unknownParent) {
-        if (isInAnyList(app.db, status.accountId)) insertIntoLists(app.db, entry);
-        rest = followerBatch(app, entry, "0", size);
+        if (isInAnyList(app.db, status.accountId)) lists.push(...insertIntoLists(app.db, entry));
+        rest = followerBatch(app, entry, "0", size, homes);
       }
       // Followed hashtags (deliver_to_hashtag_followers!): public originals of accounts that
       // are not silenced, by their own rules (filter_from_tags?), replies included.
@@ -90,14 +95,15 @@ export function fanOutStatus(app: App, statusId: Id, opts: { followersAfter?: Id
       }
       notifyNewStatus(app, status);
     }
+    publishFeedInserts(app, status, { homes, lists });
     if (rest !== null) app.jobs.enqueue("status.fanout", { statusId: status.id, followersAfter: rest });
   });
 }
 
-/** Writes one batch of followers after `after`; returns where the next batch starts, or null. */
-function followerBatch(app: App, entry: FeedEntry, after: Id, size: number): Id | null {
+/** Writes one batch of followers after `after` (their ids into `homes`); returns where the next batch starts, or null. */
+function followerBatch(app: App, entry: FeedEntry, after: Id, size: number, homes: Id[]): Id | null {
   const end = followerBatchEnd(app.db, entry.authorId, after, size);
-  insertIntoFollowerHomes(app.db, entry, after, end);
+  for (const id of insertIntoFollowerHomes(app.db, entry, after, end)) homes.push(id);
   return end;
 }
 
@@ -119,7 +125,7 @@ function recordDirectConversations(app: App, status: Status, mentioned: Id[], au
     if (!sender && (isBlockedEitherWay(app.db, accountId, status.accountId) || isMuting(app.db, accountId, status.accountId, now)))
       continue;
     if (!sender && policyVerdict(app, { type: "mention", recipientId: accountId, sender: author, status }) !== "accept") continue;
-    upsertAccountConversation(app.db, {
+    const id = upsertAccountConversation(app.db, {
       id: app.ids.next(),
       accountId,
       conversationId: status.conversationId,
@@ -127,5 +133,6 @@ function recordDirectConversations(app: App, status: Status, mentioned: Id[], au
       statusId: status.id,
       unread: !sender,
     });
+    publishConversation(app, accountId, id);
   }
 }

@@ -1,4 +1,5 @@
 import type { App } from "../app.ts";
+import { publishFiltersChanged } from "./stream-events.ts";
 import { tx } from "../db/db.ts";
 import { notFound, unprocessable } from "../errors.ts";
 import { type Id, parseId } from "../lib/ids.ts";
@@ -68,12 +69,12 @@ export interface FilterInput {
 }
 
 /**
- * Called after every change to an account's filters: its compiled filters are forgotten. This
- * is where the `filters_changed` streaming event is to be published once streaming exists
- * (Mastodon's CustomFilter#invalidate_cache!).
+ * Called after every change to an account's filters: its compiled filters are forgotten and
+ * its streams hear `filters_changed` (Mastodon's CustomFilter#invalidate_cache!).
  */
 export function onFiltersChanged(app: App, accountId: Id): void {
   forgetFilterRules(app, accountId);
+  publishFiltersChanged(app, accountId);
 }
 
 /** 404 "Record not found" unless the filter exists and is the account's. */

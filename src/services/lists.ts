@@ -46,6 +46,12 @@ export function requireOwnList(app: App, viewerId: Id, rawId: unknown): List {
   return list;
 }
 
+/** The viewer's list by a raw id, or undefined (the list stream authorises with it). */
+export function findOwnList(app: App, viewerId: Id, rawId: unknown): List | undefined {
+  const id = parseId(rawId);
+  return id ? findListOf(app.db, viewerId, id) : undefined;
+}
+
 function validate(l: { title: string; repliesPolicy: string }, creating: boolean, count: number): void {
   const errors: string[] = [];
   if (l.title.trim() === "") errors.push("Title can't be blank");

@@ -49,6 +49,11 @@ export function getNotification(app: App, viewerId: Id, rawId: string | undefine
   return n;
 }
 
+/** One of the viewer's notifications as GET /api/v1/notifications would show it, or undefined (live streams). */
+export function findNotification(app: App, viewerId: Id, id: Id): Notification | undefined {
+  return findVisibleNotification(app.db, viewerId, id, app.now());
+}
+
 export function dismissNotification(app: App, viewerId: Id, rawId: string | undefined): void {
   const id = parseId(rawId);
   if (!id || !deleteNotification(app.db, viewerId, id)) throw notFound();

@@ -2,6 +2,7 @@
 // recipient to accept them (they join the notifications, and the sender is let through from
 // then on) or dismiss them (they are deleted).
 import type { App } from "../app.ts";
+import { publishNotificationsMerged } from "./stream-events.ts";
 import { tx } from "../db/db.ts";
 import { notFound } from "../errors.ts";
 import { type Id, parseId } from "../lib/ids.ts";
@@ -57,6 +58,8 @@ function accept(app: App, r: NotificationRequest): void {
   }
   unfilterNotificationsFrom(app.db, r.accountId, r.fromAccountId);
   deleteNotificationRequest(app.db, r.id);
+  // Mastodon announces the merge when its worker is done; here it is done at commit.
+  publishNotificationsMerged(app, r.accountId);
 }
 
 /** Mastodon's DismissNotificationRequestService: the request and its filtered notifications go. */

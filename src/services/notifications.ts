@@ -25,6 +25,7 @@ import { findStatusById, type Status } from "../storage/statuses.ts";
 import { upsertNotificationRequest } from "../storage/notification-requests.ts";
 import { policyVerdict } from "./notification-filtering.ts";
 import { queueWebPush } from "./push-notify.ts";
+import { publishNotification } from "./stream-events.ts";
 import { canViewStatus } from "./visibility.ts";
 
 export type NotificationType =
@@ -141,9 +142,11 @@ export function notify(app: App, n: NewNotification): boolean {
       upsertNotificationRequest(db, { id: app.ids.next(), accountId: n.recipientId, fromAccountId: n.fromAccountId, statusId, now });
     }
   } else {
-    // Web Push, queued in this transaction. A filtered notification is neither streamed nor
-    // pushed (Mastodon's NotifyService pushes only what it does not filter).
+    // Only what the policy lets through is pushed and streamed (Mastodon's NotifyService); a
+    // filtered one waits in its request. Web Push is a job queued in this transaction (durable);
+    // streams hear of it after the commit.
     queueWebPush(app, notification);
+    publishNotification(app, n.recipientId, notification.id);
   }
   return true;
 }

@@ -11,6 +11,7 @@ import { findTokenByHash, revokeToken } from "../storage/tokens.ts";
 import { deleteWebSessionsOfToken } from "../storage/web-sessions.ts";
 import { authenticateClient } from "./oauth-apps.ts";
 import { issueToken } from "./tokens.ts";
+import { publishTokenKilled } from "./stream-events.ts";
 
 // Doorkeeper's error descriptions for the token and revocation endpoints.
 const DESCRIPTIONS = {
@@ -127,15 +128,15 @@ export function exchangeToken(app: App, req: TokenRequest): TokenResponse {
 }
 
 /**
- * Revokes an access token and ends what hangs on it: the browser session it backs and its Web
- * Push subscription. Streaming connections bound to the token must be closed here too once
- * that feature exists.
+ * Revokes an access token and ends what hangs on it: the browser session it backs, its Web
+ * Push subscription and its streaming connections.
  */
 export function revokeAccessToken(app: App, tokenId: Id): void {
   tx(app.db, () => {
     revokeToken(app.db, tokenId, app.now());
     deleteWebSessionsOfToken(app.db, tokenId);
     deletePushSubscriptionsOfToken(app.db, tokenId);
+    publishTokenKilled(app, tokenId);
   });
 }
 

@@ -18,6 +18,7 @@ import { findMediaByStatusIds } from "../storage/media-attachments.ts";
 import { retireMediaExcept, updateMediaDescription } from "../storage/media-uploads.ts";
 import { attachStatusMedia, type MediaAttributesInput, mediaAttributeChanges, resolveStatusMedia } from "./status-media.ts";
 import { deliverableMentions, knownAccountResolver, validateStatusText } from "./statuses.ts";
+import { publishEditedStatus } from "./stream-events.ts";
 
 export interface EditInput {
   /** `status`: omitted means empty text. */
@@ -121,6 +122,7 @@ export function editStatus(
       if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });
     }
     notifyStatusUpdate(app, updated);
+    publishEditedStatus(app, updated);
     onStatusUpdated(app, updated);
     return updated;
   });

@@ -2,8 +2,10 @@ import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
 import { findAccountsByIds } from "../storage/accounts.ts";
 import { statusesMentioning } from "../storage/mentions.ts";
-import { followedAmong, hiddenAuthorsAmong } from "../storage/relationship-checks.ts";
+import { followedAmong, hiddenAuthorsAmong, viewersHidingAuthors } from "../storage/relationship-checks.ts";
 import { findStatusesByIds, type Status } from "../storage/statuses.ts";
+import { findLiveStatusesCached } from "../storage/status-cache.ts";
+import { readTx } from "../db/db.ts";
 
 /**
  * Mastodon's StatusFilter over a list (context, multi-get), batched: a fixed number of
@@ -38,4 +40,26 @@ export function filterVisibleStatuses(app: App, viewerId: Id | null, statuses: S
   const originals = findStatusesByIds(app.db, originalIds);
   const shown = new Set(filterVisibleStatuses(app, viewerId, [...originals.values()]).map((s) => s.id));
   return visible.filter((s) => !s.reblogOfId || shown.has(s.reblogOfId));
+}
+
+/**
+ * The timelines' read-time rule (storage/timelines.ts viewerHides: blocked either way, muted,
+ * or on a blocked domain; the rule of hiddenAuthorsAmong, which filterVisibleStatuses applies)
+ * for one status and many viewers, as the live streams apply it to each event: the viewers who
+ * hide its author or, for a boost, its original's author. One query for all the viewers.
+ */
+export function viewersHidingStatus(app: App, status: Status, viewerIds: Iterable<Id>): Set<Id> {
+  return readTx(app.db, () => {
+    const authors = [status.accountId];
+    if (status.reblogOfId) {
+      const original = findLiveStatusesCached(app, [status.reblogOfId]).get(status.reblogOfId);
+      if (original) authors.push(original.accountId);
+    }
+    return viewersHidingAuthors(app.db, viewerIds, authors, app.now());
+  });
+}
+
+/** Live statuses by id for the live streams (deleted ones are absent). */
+export function findLiveStatuses(app: App, ids: Iterable<Id>): Map<Id, Status> {
+  return findLiveStatusesCached(app, ids);
 }

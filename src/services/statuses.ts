@@ -38,6 +38,7 @@ import { deleteStatusMedia } from "./media-cleanup.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 import { attachStatusMedia, resolveStatusMedia } from "./status-media.ts";
 import { canViewStatus } from "./visibility.ts";
+import { publishDeletedStatus, publishNewPublicStatus } from "./stream-events.ts";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
 export const MAX_MULTI_GET = 20;
@@ -296,6 +297,7 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     if (d.idempotencyKey) saveIdempotencyKey(db, d.author.id, d.idempotencyKey, id, now);
     const saved = findStatusById(db, id)!;
     onStatusCreated(app, saved);
+    publishNewPublicStatus(app, saved);
     return saved;
   });
 }
@@ -309,8 +311,10 @@ export function deleteStatus(app: App, status: Status, opts: { deleteMedia?: boo
   const db = app.db;
   tx(db, () => {
     if (opts.deleteMedia) deleteStatusMedia(app, status.id);
-    // Before the row goes: its mentions, boosts and favourites tell who must hear of it.
+    // Before the row goes: its mentions, boosts and favourites tell who must hear of it, and
+    // the feeds holding it which live streams do.
     onStatusDeleting(app, status);
+    publishDeletedStatus(app, status);
     const counted = status.visibility !== "direct";
     if (status.reblogOfId) {
       adjustStatusCounter(db, status.reblogOfId, "reblogs_count", -1);

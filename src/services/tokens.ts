@@ -2,7 +2,7 @@ import type { App } from "../app.ts";
 import { randomToken, sha256Hex } from "../lib/crypto.ts";
 import type { Id } from "../lib/ids.ts";
 import { type Application, findSuperappByName, insertApplication } from "../storage/applications.ts";
-import { insertToken, touchToken, type Token } from "../storage/tokens.ts";
+import { insertToken, liveUserTokenIds, touchToken, type Token } from "../storage/tokens.ts";
 import { recordActivityDay, type User } from "../storage/users.ts";
 
 /** The built-in web app (Mastodon's "Web" superapp): browser sessions get its tokens. */
@@ -67,4 +67,9 @@ export function noteTokenUse(app: App, token: Token, user: User | null, now: num
       app.cache.set(key, day);
     }
   }
+}
+
+/** The token ids among `ids` that may keep their streaming connections open (storage/tokens.ts liveUserTokenIds). */
+export function usableTokenIds(app: App, ids: Iterable<Id>): Set<Id> {
+  return liveUserTokenIds(app.db, ids, app.now());
 }

@@ -27,11 +27,12 @@ function rowToAccountConversation(r: Row): AccountConversation {
  * Records a new direct status in a participant's conversation (Mastodon's
  * AccountConversation.add_status): creates the row if needed (again after a DELETE), merges
  * the participants, moves last_status forward and sets `unread` (false for the sender).
+ * Returns the row's id.
  */
 export function upsertAccountConversation(
   db: DB,
   c: { id: Id; accountId: Id; conversationId: Id; participantIds: Id[]; statusId: Id; unread: boolean },
-): void {
+): Id {
   const existing = stmt(db, "SELECT participant_ids FROM account_conversations WHERE account_id = ? AND conversation_id = ?").get(
     BigInt(c.accountId),
     BigInt(c.conversationId),
@@ -39,7 +40,7 @@ export function upsertAccountConversation(
   const merged = new Set<string>(existing ? json<unknown[]>(existing.participant_ids, []).map(String) : []);
   for (const p of c.participantIds) merged.add(p);
   merged.delete(c.accountId);
-  stmt(
+  const id = stmt(
     db,
     `INSERT INTO account_conversations (id, account_id, conversation_id, participant_ids, last_status_id, unread)
      VALUES (@id, @account, @conversation, @participants, @status, @unread)
@@ -47,8 +48,11 @@ export function upsertAccountConversation(
        participant_ids = excluded.participant_ids,
        last_status_id = CASE WHEN last_status_id IS NULL OR excluded.last_status_id > last_status_id
                              THEN excluded.last_status_id ELSE last_status_id END,
-       unread = excluded.unread`,
-  ).run({
+       unread = excluded.unread
+     RETURNING id`,
+  )
+    .pluck()
+    .get({
     id: BigInt(c.id),
     account: BigInt(c.accountId),
     conversation: BigInt(c.conversationId),
@@ -56,6 +60,7 @@ export function upsertAccountConversation(
     status: BigInt(c.statusId),
     unread: c.unread ? 1 : 0,
   });
+  return str(id);
 }
 
 export interface ConversationPage {

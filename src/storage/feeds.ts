@@ -96,13 +96,22 @@ const NOT_EXCLUSIVE = (r: string) => `
 
 const HOME_DUP = `AND (@origId IS NULL OR NOT ${recentDuplicate("home_feeds", "account_id", "@owner")})`;
 
-/** The author's own home: no filter but the boost de-duplication. */
-export function insertIntoOwnHome(db: DB, e: FeedEntry): void {
-  stmt(
-    db,
-    `INSERT OR IGNORE INTO home_feeds (account_id, status_id)
-     SELECT @owner, @statusId WHERE 1 ${HOME_DUP}`,
-  ).run({ ...params(e), owner: BigInt(e.authorId) });
+/** Owner ids of the rows an `INSERT ... RETURNING owner` added (the live streams tell them). */
+function added(rows: unknown[]): Id[] {
+  return (rows as bigint[]).map(str);
+}
+
+/** The author's own home: no filter but the boost de-duplication. Returns the owners added. */
+export function insertIntoOwnHome(db: DB, e: FeedEntry): Id[] {
+  return added(
+    stmt(
+      db,
+      `INSERT OR IGNORE INTO home_feeds (account_id, status_id)
+     SELECT @owner, @statusId WHERE 1 ${HOME_DUP} RETURNING account_id`,
+    )
+      .pluck()
+      .all({ ...params(e), owner: BigInt(e.authorId) }),
+  );
 }
 
 /**
@@ -119,9 +128,9 @@ export function followerBatchEnd(db: DB, authorId: Id, afterFollowId: Id, size: 
 
 const FOLLOWER_DUP = `AND (@origId IS NULL OR NOT ${recentDuplicate("home_feeds", "account_id", "f.account_id")})`;
 
-/** Home rows for the local followers whose follows id is in (after, upTo]. Returns the rows added. */
-export function insertIntoFollowerHomes(db: DB, e: FeedEntry, afterFollowId: Id, upToFollowId: Id | null): number {
-  const res = stmt(
+/** Home rows for the local followers whose follows id is in (after, upTo]. Returns the owners added. */
+export function insertIntoFollowerHomes(db: DB, e: FeedEntry, afterFollowId: Id, upToFollowId: Id | null): Id[] {
+  const rows = stmt(
     db,
     `INSERT OR IGNORE INTO home_feeds (account_id, status_id)
      SELECT f.account_id, @statusId FROM follows f
@@ -129,18 +138,24 @@ export function insertIntoFollowerHomes(db: DB, e: FeedEntry, afterFollowId: Id,
        AND EXISTS (SELECT 1 FROM users u WHERE u.account_id = f.account_id)
        ${NOT_EXCLUSIVE("f.account_id")}
        ${recipientRules("f.account_id", "f")}
-       ${FOLLOWER_DUP}`,
-  ).run({
-    ...params(e),
-    after: BigInt(afterFollowId),
-    upTo: upToFollowId ? BigInt(upToFollowId) : 9223372036854775807n,
-  });
-  return num(res.changes);
+       ${FOLLOWER_DUP}
+     RETURNING account_id`,
+  )
+    .pluck()
+    .all({
+      ...params(e),
+      after: BigInt(afterFollowId),
+      upTo: upToFollowId ? BigInt(upToFollowId) : 9223372036854775807n,
+    });
+  return added(rows);
 }
 
-/** Direct statuses reach the home of mentioned local accounts that follow the author (Mastodon's deliver_to_mentioned_followers). */
-export function insertIntoMentionedFollowerHomes(db: DB, e: FeedEntry): void {
-  stmt(
+/**
+ * Direct statuses reach the home of mentioned local accounts that follow the author (Mastodon's
+ * deliver_to_mentioned_followers). Returns the owners added.
+ */
+export function insertIntoMentionedFollowerHomes(db: DB, e: FeedEntry): Id[] {
+  const rows = stmt(
     db,
     `INSERT OR IGNORE INTO home_feeds (account_id, status_id)
      SELECT f.account_id, @statusId FROM mentions m
@@ -148,17 +163,21 @@ export function insertIntoMentionedFollowerHomes(db: DB, e: FeedEntry): void {
      WHERE m.status_id = @statusId
        AND EXISTS (SELECT 1 FROM users u WHERE u.account_id = f.account_id)
        ${NOT_EXCLUSIVE("f.account_id")}
-       ${recipientRules("f.account_id", "f")}`,
-  ).run(params(e));
+       ${recipientRules("f.account_id", "f")}
+     RETURNING account_id`,
+  )
+    .pluck()
+    .all(params(e));
+  return added(rows);
 }
 
 /**
  * List rows for the local lists containing the author. Owners must follow the author (or be
  * the author); replies follow the list's replies_policy on top of the home rules
- * (Mastodon's filter_from_list? || filter_from_home?), exclusivity aside.
+ * (Mastodon's filter_from_list? || filter_from_home?), exclusivity aside. Returns the lists added to.
  */
-export function insertIntoLists(db: DB, e: FeedEntry): number {
-  const res = stmt(
+export function insertIntoLists(db: DB, e: FeedEntry): Id[] {
+  const rows = stmt(
     db,
     `INSERT OR IGNORE INTO list_feeds (list_id, status_id)
      SELECT l.id, @statusId FROM list_accounts la
@@ -168,9 +187,12 @@ export function insertIntoLists(db: DB, e: FeedEntry): number {
        AND EXISTS (SELECT 1 FROM users u WHERE u.account_id = l.account_id)
        AND (l.account_id = @author OR (f.id IS NOT NULL ${recipientRules("l.account_id", "f")}
          AND ${listReplyRule("l", "@replyTo")}))
-       AND (@origId IS NULL OR NOT ${recentDuplicate("list_feeds", "list_id", "l.id")})`,
-  ).run(params(e));
-  return num(res.changes);
+       AND (@origId IS NULL OR NOT ${recentDuplicate("list_feeds", "list_id", "l.id")})
+     RETURNING list_id`,
+  )
+    .pluck()
+    .all(params(e));
+  return added(rows);
 }
 
 /**

@@ -75,3 +75,23 @@ export function hiddenAuthorsAmong(db: DB, viewerId: Id, targets: Iterable<Id>, 
   ).all({ ids: idListJson(targets), viewer: BigInt(viewerId), now }) as Row[];
   return new Set(rows.map((r) => str(r.id)));
 }
+
+/**
+ * The same rule as hiddenAuthorsAmong, the other way round: which of `viewerIds` must not see
+ * content by any of `authorIds` (blocked by or blocking it, muting it, or blocking its domain).
+ * One query for all the viewers of a live-stream event; the two must agree (a unit test checks).
+ */
+export function viewersHidingAuthors(db: DB, viewerIds: Iterable<Id>, authorIds: Iterable<Id>, now: number): Set<Id> {
+  const rows = stmt(
+    db,
+    `SELECT v.value AS id FROM json_each(@viewers) v WHERE EXISTS (
+       SELECT 1 FROM accounts a WHERE a.id IN (SELECT value FROM json_each(@authors)) AND a.id <> v.value AND (
+         EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = v.value AND b.target_account_id = a.id)
+         OR EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = a.id AND b.target_account_id = v.value)
+         OR EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = v.value AND m.target_account_id = a.id
+                    AND (m.expires_at IS NULL OR m.expires_at > @now))
+         OR (a.domain IS NOT NULL AND EXISTS (SELECT 1 FROM account_domain_blocks d
+                    WHERE d.account_id = v.value AND d.domain = lower(a.domain)))))`,
+  ).all({ viewers: idListJson(viewerIds), authors: idListJson(authorIds), now }) as Row[];
+  return new Set(rows.map((r) => str(r.id)));
+}

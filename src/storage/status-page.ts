@@ -12,7 +12,7 @@ import { findPollsByIds, type Poll } from "./polls.ts";
 import { findLiveStatusesCached } from "./status-cache.ts";
 import { findStatusLinks, type MentionedAccount } from "./status-links.ts";
 import type { Status } from "./statuses.ts";
-import { loadViewerFlags, type ViewerFlags } from "./status-viewer-flags.ts";
+import { loadViewerFlags, loadViewerFlagsOfViewers, type ViewerFlags } from "./status-viewer-flags.ts";
 
 // The reads behind a page of Status entities (serializers/status.ts), batched and in one read
 // transaction: a page costs a fixed number of queries whatever its length.
@@ -88,30 +88,8 @@ export function readStatusPage<A extends { domain: string | null }>(
     }
     const emojis = findEmojisByDomain(db, byDomain);
 
-    let flags: ViewerFlags | null = null;
-    let apps = new Map<Id, { name: string; website: string | null }>();
-    let ownChoices: Map<Id, number[]> | null = null;
-    const filtered = new Map<Id, readonly FilterMatch[]>();
-    if (viewerId) {
-      ownChoices = polls.size ? findOwnChoicesByPoll(db, viewerId, polls.keys()) : new Map();
-      const rules = filterRulesOf(app, viewerId);
-      if (rules.filters.length) {
-        for (const s of statuses) {
-          const proper = s.reblogOfId ? originals.get(s.reblogOfId) : s;
-          if (!proper) continue;
-          const pollOptions = proper.pollId ? (polls.get(proper.pollId)?.options ?? null) : null;
-          const matches = matchFilters(rules, s, proper, media.get(proper.id), pollOptions);
-          if (matches.length === 0) continue;
-          filtered.set(s.id, matches);
-          if (s.reblogOfId) filtered.set(s.reblogOfId, matches);
-        }
-      }
-      const conversations = all.map((s) => s.conversationId).filter((c): c is Id => c !== null);
-      flags = loadViewerFlags(db, viewerId, all.map((s) => s.id), conversations);
-      const appIds = all.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
-      apps = findApplicationLabels(db, appIds);
-    }
-    return { originals, authors, mentions, tags, media, emojis, flags, apps, polls, ownChoices, filtered };
+    const viewer = viewerId ? readViewerPart(app, statuses, { originals, polls, media }, viewerId) : anonymousPart();
+    return { originals, authors, mentions, tags, media, emojis, polls, ...viewer };
   });
 }
 
@@ -127,4 +105,68 @@ export function hiddenOnPage<A>(page: StatusPage<A>, statuses: Status[], viewerI
     if (proper && hiddenFrom(viewerId, page.filtered.get(s.id), proper, context)) hidden.add(s.id);
   }
   return hidden;
+}
+
+/** What a page holds for its viewer: flags, the viewer's own posting apps, poll choices, filter matches. */
+export type ViewerPart = Pick<StatusPage<never>, "flags" | "apps" | "ownChoices" | "filtered">;
+/** The viewer-independent reads that the viewer's part is computed from. */
+type SharedPart = Pick<StatusPage<never>, "originals" | "polls" | "media">;
+
+const anonymousPart = (): ViewerPart => ({ flags: null, apps: new Map(), ownChoices: null, filtered: new Map() });
+
+/** The viewer's filter matches for `statuses` (boosts' matches also under the boosted post). */
+function filterMatches(app: App, statuses: Status[], shared: SharedPart, viewerId: Id): Map<Id, readonly FilterMatch[]> {
+  const filtered = new Map<Id, readonly FilterMatch[]>();
+  const rules = filterRulesOf(app, viewerId);
+  if (rules.filters.length === 0) return filtered;
+  for (const s of statuses) {
+    const proper = s.reblogOfId ? shared.originals.get(s.reblogOfId) : s;
+    if (!proper) continue;
+    const pollOptions = proper.pollId ? (shared.polls.get(proper.pollId)?.options ?? null) : null;
+    const matches = matchFilters(rules, s, proper, shared.media.get(proper.id), pollOptions);
+    if (matches.length === 0) continue;
+    filtered.set(s.id, matches);
+    if (s.reblogOfId) filtered.set(s.reblogOfId, matches);
+  }
+  return filtered;
+}
+
+function readViewerPart(app: App, statuses: Status[], shared: SharedPart, viewerId: Id): ViewerPart {
+  const db = app.db;
+  const all = [...shared.originals.values()];
+  const ownChoices = shared.polls.size ? findOwnChoicesByPoll(db, viewerId, shared.polls.keys()) : new Map<Id, number[]>();
+  const conversations = all.map((s) => s.conversationId).filter((c): c is Id => c !== null);
+  const flags = loadViewerFlags(db, viewerId, all.map((s) => s.id), conversations);
+  const appIds = all.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
+  return { flags, apps: findApplicationLabels(db, appIds), ownChoices, filtered: filterMatches(app, statuses, shared, viewerId) };
+}
+
+/**
+ * The viewer-dependent part of a page read anonymously (readStatusPage with no viewer), for
+ * several viewers (the live streams of one event): one flags query for all, in one read
+ * transaction; poll choices and filter matches per viewer.
+ */
+export function readViewerParts(app: App, statuses: Status[], shared: SharedPart, viewerIds: Id[]): Map<Id, ViewerPart> {
+  return readTx(app.db, () => {
+    const all = [...shared.originals.values()];
+    const conversations = all.map((s) => s.conversationId).filter((c): c is Id => c !== null);
+    const flags = loadViewerFlagsOfViewers(app.db, viewerIds, all.map((s) => s.id), conversations);
+    const noApps = new Map<Id, { name: string; website: string | null }>();
+    return new Map(
+      viewerIds.map((v) => {
+        // The posting app is shown to its author only.
+        const appIds = all.filter((s) => s.accountId === v && s.applicationId).map((s) => s.applicationId!);
+        const ownChoices = shared.polls.size ? findOwnChoicesByPoll(app.db, v, shared.polls.keys()) : new Map<Id, number[]>();
+        return [
+          v,
+          {
+            flags: flags.get(v)!,
+            apps: appIds.length ? findApplicationLabels(app.db, appIds) : noApps,
+            ownChoices,
+            filtered: filterMatches(app, statuses, shared, v),
+          },
+        ];
+      }),
+    );
+  });
 }

@@ -1,4 +1,4 @@
-import { type DB, type Row, stmt, str, strOrNull, num, numOrNull } from "../db/db.ts";
+import { type DB, type Row, idListJson, stmt, str, strOrNull, num, numOrNull } from "../db/db.ts";
 import { getRow, getRowByTable } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
 import { rowToAccount, type Account } from "./accounts.ts";
@@ -98,4 +98,23 @@ export function listLiveTokenScopes(db: DB, userId: Id, applicationId: Id, now: 
      WHERE user_id = ? AND application_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
   ).all(BigInt(userId), BigInt(applicationId), now) as Row[];
   return rows.map((r) => String(r.scopes).split(" ").filter(Boolean));
+}
+
+/**
+ * Which of these token ids are live user tokens of a functional user: not revoked or expired;
+ * the user confirmed, approved and not disabled; the account neither suspended, memorial nor
+ * moved (http/auth.ts checkUserState's rules). One query, for the streaming connections.
+ */
+export function liveUserTokenIds(db: DB, ids: Iterable<Id>, now: number): Set<Id> {
+  const rows = stmt(
+    db,
+    `SELECT t.id FROM json_each(@ids) j CROSS JOIN oauth_tokens t ON t.id = j.value
+       JOIN users u ON u.id = t.user_id JOIN accounts a ON a.id = u.account_id
+     WHERE t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > @now)
+       AND u.confirmed_at IS NOT NULL AND u.approved = 1 AND u.disabled = 0
+       AND a.suspended_at IS NULL AND a.memorial = 0 AND a.moved_to_account_id IS NULL`,
+  )
+    .pluck()
+    .all({ ids: idListJson(ids), now }) as bigint[];
+  return new Set(rows.map(str));
 }

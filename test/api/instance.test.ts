@@ -39,9 +39,10 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   assert.equal(i.domain, c.domain);
   assert.equal(i.title, "Roost Test");
   // What is not served yet is not advertised (services/capabilities.ts; the documents with every
-  // capability on are checked in instance-capabilities.test.ts): a 4.2 document, no api_versions.
+  // capability on are checked in instance-capabilities.test.ts): a 4.2 release (no link
+  // timeline yet), and API level 2 because grouped notifications are served.
   assert.equal(i.version, "4.2.0 (compatible; roost 0.1.0)");
-  assert.equal("api_versions" in i, false);
+  assert.deepEqual(i.api_versions, { mastodon: 2 });
   assert.match(i.source_url, /^https:\/\//);
   assert.equal(i.description, "Birds of a feather");
   assert.equal(i.usage.users.active_month, 1); // alice's request above; instance reads ignore tokens
@@ -51,7 +52,8 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   assert.deepEqual(i.languages, ["en"]);
 
   const conf = i.configuration;
-  assert.equal(conf.urls.streaming, null);
+  // The streaming API lives on the same host (ws:// for this plain-http test server).
+  assert.equal(conf.urls.streaming, `ws://${s.app.config.domain}`);
   assert.equal(conf.urls.status, null);
   assert.equal(conf.urls.terms_of_service, null);
   // Web Push is served: Mastodon for Android subscribes as soon as it sees the key.
@@ -122,7 +124,7 @@ test("v1 instance: legacy shape, stats, Deprecation header; registrations and no
   assert.equal(i.version, "4.2.0 (compatible; roost 0.1.0)");
   assert.equal(i.short_description, s.app.config.description);
   assert.equal(i.email, "");
-  assert.deepEqual(i.urls, { streaming_api: null });
+  assert.deepEqual(i.urls, { streaming_api: `ws://${s.app.config.domain}` });
   // The unconfirmed user does not count.
   assert.deepEqual(i.stats, { user_count: 1, status_count: 0, domain_count: 1 });
   assert.equal(i.thumbnail, `${s.app.baseUrl}/instance/thumbnail.png`);

@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startTestServer } from "../helpers/server.ts";
+import { randomBytes } from "node:crypto";
+import { request } from "node:http";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { TestSocket } from "../helpers/streaming.ts";
 
 // Sends malformed input to every registered route and asserts that none answers 5xx or
 // leaks a stack trace: wrong types, malformed bodies, huge strings, unknown and malformed ids,
@@ -109,6 +112,79 @@ test("no route answers 5xx to malformed input", { timeout: 240_000 }, async (t) 
   // The server is still healthy afterwards and the prototype was not polluted.
   assert.equal((await s.req(null, "GET", "/health")).text, "OK");
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+/** A raw WebSocket handshake: the status (101 when upgraded, the socket then dropped), or an error. */
+function handshake(s: TestServer, path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(s.url + path, {
+      agent: false,
+      headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": randomBytes(16).toString("base64"), ...headers },
+    });
+    const guard = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer to the upgrade of ${path}`));
+    }, 10_000);
+    req.on("upgrade", (res, socket) => {
+      clearTimeout(guard);
+      socket.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("response", (res) => {
+      clearTimeout(guard);
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", (e) => {
+      clearTimeout(guard);
+      reject(e);
+    });
+    req.end();
+  });
+}
+
+test("WebSocket upgrades of every route with garbage: never a 5xx; garbage frames close only their socket", { timeout: 240_000 }, async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const failures: string[] = [];
+  const garbageQuery = `?stream=${encodeURIComponent("x".repeat(5000))}&tag[]=1&list=-1&only_media=%00&access_token=`;
+  const seen = new Set<string>();
+  for (const route of s.routes) {
+    if (seen.has(route.path)) continue;
+    seen.add(route.path);
+    const path = route.path.replace(/:\w+/g, "abc").replace(/\*\*?/g, "abc");
+    for (const [label, headers, query] of [
+      ["token + garbage query", { authorization: `Bearer ${alice.token}` }, garbageQuery],
+      ["garbage protocol", { "sec-websocket-protocol": "not-a-token, second" }, ""],
+      ["anonymous", {}, "?stream=public"],
+    ] as const) {
+      try {
+        const status = await handshake(s, path + query, headers);
+        if (status >= 500 || status === 0) failures.push(`${path} (${label}) → ${status}`);
+      } catch (e) {
+        failures.push(`${path} (${label}): ${(e as Error).message}`);
+      }
+    }
+  }
+  assert.ok(seen.size >= 5);
+  assert.deepEqual(failures, []);
+
+  // Accepted sockets fed garbage: each bad one is closed or answered with an error frame, and
+  // a well-behaved socket opened first keeps working.
+  const good = await TestSocket.open(s, alice.token);
+  const frames: unknown[] = ["", "null", "{}", '{"type":"subscribe"}', '{"type":"subscribe","stream":{}}', '{"type":"subscribe","stream":"list","list":{"a":1}}',
+    '{"type":"subscribe","stream":"hashtag","tag":["x"]}', '{"type":"unsubscribe","stream":null}', JSON.stringify({ type: "subscribe", stream: "x".repeat(60_000) }), "\u0000".repeat(100)];
+  const bad = await TestSocket.open(s, alice.token);
+  for (const f of frames) bad.send(f as string);
+  bad.ws.send(randomBytes(100_000), { binary: true });
+  assert.ok([1003, 1009].includes((await bad.closed).code));
+  good.subscribe("public");
+  const p = await s.api(alice, "POST", "/api/v1/statuses", { status: "still serving" });
+  await s.drainJobs();
+  assert.equal(JSON.parse((await good.nextEvent()).payload!).id, p.id);
+  good.close();
+  assert.equal((await s.req(null, "GET", "/health")).text, "OK");
 });
 
 test("oversized bodies are refused with 413 and a JSON error", async (t) => {

@@ -115,6 +115,11 @@ async function startOnFreePort(opts: StartOptions): Promise<TestServer> {
       h["content-type"] ??= "application/json";
     }
     const res = await fetch(url + path, { method, headers: h, body: payload, redirect: "manual" });
+    // A streaming response (SSE) never ends: its status and headers are the answer.
+    if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      await res.body?.cancel();
+      return { status: res.status, headers: res.headers, body: "" as T, text: "" };
+    }
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get("content-type") ?? "").includes("json") && text !== "") {

@@ -88,7 +88,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   storage: ["db", "lib"],
   media: ["lib"],
   jobs: ["db", "lib"],
-  services: ["storage", "db", "lib", "config", "media", "net", "federation"],
+  // The in-process event bus (streaming/DESIGN.md): services publish, streaming subscribes.
+  events: ["db", "lib"],
+  services: ["storage", "db", "lib", "config", "media", "net", "federation", "events"],
   serializers: ["storage", "lib", "media"],
   federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers"],
   // Federation's HTTP surface (routes, and register.ts which also registers its jobs).
@@ -97,8 +99,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   // services only for the push rules (push-notify) and renders the sender with serializers.
   push: ["services", "serializers", "storage", "db", "lib", "net", "federation", "jobs", "workers", "config"],
   "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "push"],
-  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config"],
-  app: ["config", "db", "lib", "jobs", "workers"],
+  // Live streams: connections, subscriptions and delivery, fed by the bus.
+  streaming: ["events", "services", "serializers", "lib", "config"],
+  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "streaming"],
+  app: ["config", "db", "lib", "jobs", "workers", "events", "streaming"],
   main: ["*"],
 };
 

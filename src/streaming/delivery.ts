@@ -1,0 +1,126 @@
+import type { App } from "../app.ts";
+import type { BusMessage } from "../events/bus.ts";
+import type { Id } from "../lib/ids.ts";
+import { findConversation } from "../services/direct-conversations.ts";
+import type { Status } from "../services/domain-types.ts";
+import { findNotification } from "../services/notification-reads.ts";
+import { findLiveStatuses, viewersHidingStatus } from "../services/status-filter.ts";
+import { toApiConversation } from "../serializers/conversation.ts";
+import { toApiNotification } from "../serializers/notification.ts";
+import { toApiStatusTextForViewers, toApiStatusTexts } from "../serializers/status.ts";
+import { type KeywordVerdict, keywordVerdicts } from "./keyword-filters.ts";
+import type { Subscription } from "./session.ts";
+
+// Turns bus messages into the payloads each subscription receives (streaming.md §4.2, §6, §7).
+// The hub hands over everything published in one turn of the event loop, so a status that
+// reaches many subscribers is read and rendered once: anonymously for public and hashtag
+// streams, and per owner for home and list streams (only the viewer flags are read per viewer,
+// serializers/status.ts toApiStatusTextForViewers). Every status event then passes the same
+// read-time rule as the timelines (services/status-filter.ts viewersHidingStatus) and the
+// viewer's keyword filters (keyword-filters.ts).
+
+export interface DeliveryJob {
+  sub: Subscription;
+  message: BusMessage;
+}
+
+/** Writes one event to a subscription; `payload` undefined for events without one. */
+export type Writer = (sub: Subscription, event: string, payload: string | undefined) => void;
+
+const isStatusEvent = (m: BusMessage) => (m.event === "update" || m.event === "status.update") && m.statusId !== undefined;
+
+function add<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(value);
+}
+
+/** Renders and writes `jobs` in order; a job whose payload cannot be built is skipped (logged). */
+export function deliver(app: App, jobs: DeliveryJob[], write: Writer): void {
+  const statusIds = new Set<Id>();
+  for (const j of jobs) if (isStatusEvent(j.message)) statusIds.add(j.message.statusId!);
+  const statuses = statusIds.size ? findLiveStatuses(app, statusIds) : new Map<Id, Status>();
+
+  // Who needs which rendering of which status.
+  const perViewer = new Map<Id, Set<Id>>();
+  const anonymous = new Map<Id, Set<Id>>();
+  const viewers = new Map<Id, Set<Id>>();
+  for (const j of jobs) {
+    if (!isStatusEvent(j.message) || !statuses.has(j.message.statusId!)) continue;
+    const id = j.message.statusId!;
+    const viewer = j.sub.session.viewer.accountId;
+    add(j.sub.channel.kind === "public" ? anonymous : perViewer, id, viewer);
+    add(viewers, id, viewer);
+  }
+  // The viewers' keyword filters, per status and filter context ("home" or "public").
+  const verdicts = new Map<string, Map<Id, KeywordVerdict>>();
+  for (const [id, vs] of perViewer) verdicts.set(`${id} home`, keywordVerdicts(app, statuses.get(id)!, vs, "home"));
+  for (const [id, vs] of anonymous) verdicts.set(`${id} public`, keywordVerdicts(app, statuses.get(id)!, vs, "public"));
+  const texts = new Map<string, string>();
+  for (const [id, vs] of perViewer) {
+    for (const [v, text] of toApiStatusTextForViewers(app, statuses.get(id)!, [...vs])) texts.set(`${id} ${v}`, text);
+  }
+  for (const id of anonymous.keys()) texts.set(`${id} -`, toApiStatusTexts(app, [statuses.get(id)!], null)[0]);
+  const hiding = new Map<Id, Set<Id>>();
+  for (const [id, vs] of viewers) hiding.set(id, viewersHidingStatus(app, statuses.get(id)!, vs));
+
+  for (const j of jobs) {
+    const { sub, message } = j;
+    let payload: string | undefined | null;
+    try {
+      payload = isStatusEvent(message) ? statusPayload(sub, statuses.get(message.statusId!), texts, hiding, verdicts) : otherPayload(app, sub, message);
+    } catch (err) {
+      app.log.error("streaming: rendering an event failed", { event: message.event, err });
+      continue;
+    }
+    if (payload !== null) write(sub, message.event, payload);
+  }
+}
+
+/** The status payload for one subscriber, or null when the event does not reach them. */
+function statusPayload(
+  sub: Subscription,
+  status: Status | undefined,
+  texts: Map<string, string>,
+  hiding: Map<Id, Set<Id>>,
+  verdicts: Map<string, Map<Id, KeywordVerdict>>,
+): string | null {
+  if (!status) return null; // deleted before delivery
+  const viewer = sub.session.viewer.accountId;
+  if (hiding.get(status.id)?.has(viewer)) return null;
+  const isPublic = sub.channel.kind === "public";
+  const verdict = verdicts.get(`${status.id} ${isPublic ? "public" : "home"}`)?.get(viewer) ?? { action: "show" };
+  if (verdict.action === "hide") return null;
+  if (!isPublic) return texts.get(`${status.id} ${viewer}`) ?? null;
+  const text = texts.get(`${status.id} -`);
+  if (text === undefined) return null;
+  // Anonymous payloads get the viewer's filter results added (Mastodon's streaming server does so).
+  return verdict.action === "warn" ? text.slice(0, -1) + `,"filtered":${JSON.stringify(verdict.filtered)}}` : text;
+}
+
+/** Payloads of the other events; null when the entity is gone or hidden. */
+function otherPayload(app: App, sub: Subscription, m: BusMessage): string | undefined | null {
+  const viewer = sub.session.viewer.accountId;
+  switch (m.event) {
+    case "delete":
+      return m.statusId ?? null;
+    case "notification": {
+      const n = m.notificationId ? findNotification(app, viewer, m.notificationId) : undefined;
+      const entity = n && toApiNotification(app, n, viewer);
+      return entity ? JSON.stringify(entity) : null;
+    }
+    case "conversation": {
+      const c = m.conversationId ? findConversation(app, viewer, m.conversationId) : undefined;
+      return c ? JSON.stringify(toApiConversation(app, c, viewer)) : null;
+    }
+    case "filters_changed":
+      return undefined;
+    case "notifications_merged":
+    case "announcement":
+    case "announcement.reaction":
+    case "announcement.delete":
+      return m.payload ?? null;
+    default:
+      return null;
+  }
+}
