@@ -25,9 +25,10 @@ import { media } from "./scenarios/media.ts";
 import { social } from "./scenarios/social.ts";
 import { scheduled } from "./scenarios/scheduled.ts";
 import { push } from "./scenarios/push.ts";
+import { search } from "./scenarios/search.ts";
 import { streaming } from "./scenarios/streaming.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, push };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, search, push };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which
@@ -41,7 +42,7 @@ const { values, positionals } = parseArgs({
   options: {
     seconds: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
-    connections: { type: "string", default: "32" },
+    connections: { type: "string" },
     source: { type: "boolean", default: false },
     /** Runs per target (and per measurement of the federation scenarios); budgets use the median. */
     trials: { type: "string", default: "3" },
@@ -49,13 +50,19 @@ const { values, positionals } = parseArgs({
 });
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
-const connections = Number(values.connections);
+/** `--connections`, else the scenario's own, else 32. */
+const connectionsOf = (s: Scenario<unknown>) => (values.connections ? Number(values.connections) : (s.connections ?? 32));
 const trials = Math.max(1, Number(values.trials));
 const mode = values.source ? "source" : "bundle";
 
-function serverArgs(dataDir: string, port: number): string[] {
+/** Node's arguments to run a `roost` command in this run's mode (bundle or source). */
+function cliArgs(args: string[]): string[] {
   const cli = mode === "bundle" ? [join(bundleDir, "roost.mjs")] : ["--import", "tsx", join(root, "cli", "roost.ts")];
-  return [...cli, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port)];
+  return [...cli, ...args];
+}
+
+function serverArgs(dataDir: string, port: number): string[] {
+  return cliArgs(["serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port)]);
 }
 
 function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -85,7 +92,7 @@ async function idleRss(pid: number): Promise<number | null> {
  * posts would otherwise change the data the later read trials measure (fuller home feeds,
  * cold caches), and the reads' budgets are about the seeded instance.
  */
-async function loadTargets(url: string, pid: number, list: Target[]): Promise<{ results: TargetResult[]; loadMax: number | null }> {
+async function loadTargets(url: string, pid: number, list: Target[], connections: number): Promise<{ results: TargetResult[]; loadMax: number | null }> {
   const results: TargetResult[] = [];
   const runnable: { t: Target; base: TargetResult; samples: LoadResult[]; maxRss: number | null }[] = [];
   for (const t of list) {
@@ -139,6 +146,7 @@ async function loadTargets(url: string, pid: number, list: Target[]): Promise<{ 
 }
 
 async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
+  const connections = connectionsOf(s);
   const startedAt = new Date().toISOString();
   const dataDir = mkdtempSync(join(tmpdir(), "roost-bench-"));
   try {
@@ -161,10 +169,10 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
     let loadMax: number | null = null;
     try {
       idle = await idleRss(server.pid);
-      ({ results: targets, loadMax } = await loadTargets(server.url, server.pid, s.targets(seed)));
+      ({ results: targets, loadMax } = await loadTargets(server.url, server.pid, s.targets(seed), connections));
       if (s.measure) {
         const sampler = sampleRss(server.pid);
-        const m = await s.measure({ url: server.url, pid: server.pid, dataDir, seed, seconds, warmup, connections, trials });
+        const m = await s.measure({ url: server.url, pid: server.pid, dataDir, seed, seconds, warmup, connections, trials, cliArgs, cliEnv: serverEnv(s.serverEnv) });
         const maxRss = sampler.stop();
         if (maxRss !== null && (loadMax === null || maxRss > loadMax)) loadMax = maxRss;
         targets.push(...(m.targets ?? []));

@@ -62,6 +62,10 @@ export interface MeasureContext<Seed> {
   warmup: number;
   connections: number;
   trials: number;
+  /** Node's arguments for a `roost` command in the run's mode (another server, a CLI command). */
+  cliArgs(args: string[]): string[];
+  /** The environment the server runs with. */
+  cliEnv: NodeJS.ProcessEnv;
 }
 
 export interface Check {
@@ -78,6 +82,8 @@ export interface Scenario<Seed = unknown> {
   seed(app: App): Promise<Seed>;
   /** Options for the bench instance's `roost init` (federation: allowPrivateAddresses). */
   init?: Partial<Omit<InitOptions, "domain">>;
+  /** The concurrency its budgets are stated at; `--connections` overrides it (default 32). */
+  connections?: number;
   /** Extra environment of the server process (e.g. ROOST_JOBS_AUTORUN=false). */
   serverEnv?: Record<string, string>;
   targets(seed: Seed): Target[];

@@ -1,7 +1,10 @@
 import { Command } from "commander";
 import { registerBackupCommands } from "./commands/backup.ts";
+import { registerEmojiCommands } from "./commands/emoji.ts";
 import { registerInitCommand } from "./commands/init.ts";
+import { registerMediaCommands } from "./commands/media.ts";
 import { registerMigrateCommand } from "./commands/migrate.ts";
+import { registerSearchCommands } from "./commands/search.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerTokenCommands } from "./commands/token.ts";
 import { registerUserCommands } from "./commands/user.ts";
@@ -23,6 +26,9 @@ export function buildProgram(): Command {
   registerTokenCommands(program);
   registerBackupCommands(program);
   registerMigrateCommand(program);
+  registerSearchCommands(program);
+  registerEmojiCommands(program);
+  registerMediaCommands(program);
   return program;
 }
 

@@ -18,7 +18,12 @@ import { CREDENTIAL_EXTRAS_CACHE, EMBEDDED_ACCOUNTS_CACHE } from "./serializers/
 import { STATUS_JSON_CACHE } from "./serializers/status.ts";
 import { StandardReasonResponse } from "./http/node-response.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
+import { s3Settings } from "./media/s3-store.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
+import { stopMediaTools } from "./media/ffmpeg.ts";
+import { hasJobNamed } from "./jobs/job-store.ts";
+import { installFuzzyNames } from "./search/fuzzy-names.ts";
+import { isStatusIndexPending, REBUILD_JOB } from "./search/status-index.ts";
 import { EventBus } from "./events/bus.ts";
 
 export interface CreateAppOptions {
@@ -29,6 +34,7 @@ export interface CreateAppOptions {
 /** Wires everything together. Importing this module has no side effects. */
 export function createApp(config: Config, opts: CreateAppOptions = {}): App {
   checkSecret(config);
+  if (config.mediaStorage === "s3") s3Settings(config);
   const log = opts.log ?? createLog(config.logLevel);
   const db = openDatabase(databasePath(config.dataDir));
   migrate(db);
@@ -69,8 +75,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Search's start: the name matcher's row watches (installed like the read caches), and the
+ * background build of the status index when statuses predate it (an upgraded instance).
+ */
+export function startSearch(app: App): void {
+  installFuzzyNames(app);
+  if (isStatusIndexPending(app.db) && !hasJobNamed(app.db, REBUILD_JOB)) app.jobs.enqueue(REBUILD_JOB, {});
+}
+
 export async function startServer(app: App, opts: { host: string; port: number }): Promise<RunningServer> {
   installReadCaches(app);
+  startSearch(app);
   const http = createHttpApp(app);
   const server = createServer({ ServerResponse: StandardReasonResponse }, toNodeHandler(http.h3));
   const sockets = attachWebSocketUpgrades(server, http.h3);
@@ -104,6 +120,8 @@ export async function startServer(app: App, opts: { host: string; port: number }
 }
 
 export async function closeApp(app: App): Promise<void> {
+  // A running transcode is ended: its upload stays queued and the job runs again next start.
+  stopMediaTools(app);
   await app.jobs.stop();
   await app.pool.close();
   closeHttpAgents(app);

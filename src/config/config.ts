@@ -43,6 +43,33 @@ export interface Config {
    * client then polls GET /api/v1/media/:id); 0 leaves all processing to the media job.
    */
   mediaSyncWaitMs: number;
+  /** Where media files are kept: the data dir (`local`, served at /system/) or an S3 bucket. */
+  mediaStorage: "local" | "s3";
+  /** S3-compatible object storage (mediaStorage "s3", `roost media migrate`). */
+  s3Endpoint: string;
+  s3Bucket: string;
+  s3Region: string;
+  s3AccessKeyId: string;
+  s3SecretAccessKey: string;
+  /** Base URL the public reads files from (a CDN or the bucket's website); default the bucket URL. */
+  s3PublicUrl: string;
+  /** `endpoint/bucket/key` URLs instead of `bucket.endpoint/key` (MinIO, most self-hosted stores). */
+  s3PathStyle: boolean;
+  /** Canned ACL sent with each object (`x-amz-acl`); empty sends none (buckets public by policy). */
+  s3Acl: string;
+  /** Remote attachments, avatars and headers are copied here by a job (clients never hot-link). */
+  cacheRemoteMedia: boolean;
+  /** Byte budget of that cache: least recently cached files beyond it are evicted. */
+  remoteMediaCacheBytes: number;
+  /**
+   * ffmpeg and ffprobe for video, audio and gifv: "" uses the binaries the npm packages ship
+   * (@ffmpeg-installer/ffmpeg, @ffprobe-installer/ffprobe), "none" turns video processing off
+   * (media/ffmpeg.ts), anything else is a path to the executable.
+   */
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** Longest video (and gifv) accepted, in seconds; longer uploads are refused. */
+  maxVideoSeconds: number;
   maxPollOptions: number;
   /** Poll limits beside maxPollOptions (Mastodon's PollOptionsValidator / PollExpirationValidator). */
   maxPollOptionChars: number;
@@ -103,6 +130,20 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   maxStatusChars: { kind: "int", min: 1, max: 100000, def: 500 },
   maxMediaAttachments: { kind: "int", min: 0, max: 20, def: 4 },
   mediaSyncWaitMs: { kind: "int", min: 0, max: 600_000, def: 10_000 },
+  mediaStorage: { kind: { enum: ["local", "s3"] }, def: "local" },
+  s3Endpoint: { kind: "string", def: "" },
+  s3Bucket: { kind: "string", def: "" },
+  s3Region: { kind: "string", def: "us-east-1" },
+  s3AccessKeyId: { kind: "string", def: "" },
+  s3SecretAccessKey: { kind: "string", def: "" },
+  s3PublicUrl: { kind: "string", def: "" },
+  s3PathStyle: { kind: "bool", def: false },
+  s3Acl: { kind: "string", def: "public-read" },
+  cacheRemoteMedia: { kind: "bool", def: true },
+  remoteMediaCacheBytes: { kind: "int", min: 0, def: 1024 * 1024 * 1024 },
+  ffmpegPath: { kind: "string", def: "" },
+  ffprobePath: { kind: "string", def: "" },
+  maxVideoSeconds: { kind: "int", min: 1, max: 86_400, def: 300 },
   maxPollOptions: { kind: "int", min: 2, max: 20, def: 4 },
   maxPollOptionChars: { kind: "int", min: 1, max: 1000, def: 50 },
   minPollExpiration: { kind: "int", min: 1, def: 300 },
@@ -227,6 +268,14 @@ export function writeConfigFile(dataDir: string, values: Partial<Config>): void 
   mkdirSync(dataDir, { recursive: true });
   const { dataDir: _omit, ...rest } = values as Config;
   writeFileSync(configPath(dataDir), JSON.stringify(rest, null, 2) + "\n", { mode: 0o600 });
+}
+
+/** Sets one setting in an existing config.json, leaving the others as written. */
+export function updateConfigFile(dataDir: string, key: Exclude<keyof Config, "dataDir">, value: unknown): void {
+  const file = configPath(dataDir);
+  const current = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  current[key] = coerce(key, value, "update");
+  writeFileSync(file, JSON.stringify(current, null, 2) + "\n", { mode: 0o600 });
 }
 
 export const baseUrl = (c: Pick<Config, "protocol" | "domain">) => `${c.protocol}://${c.domain}`;

@@ -5,7 +5,9 @@ import { tx } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { notify, notifyStatusUpdate } from "../services/notifications.ts";
 import { applyRemotePoll } from "../services/poll-drafts.ts";
+import { cardAfterEdit } from "../services/preview-cards.ts";
 import { snapshot as statusSnapshot } from "../services/status-edits.ts";
+import { indexStatuses } from "../search/status-index.ts";
 import { publishEditedStatus } from "../services/stream-events.ts";
 import type { Account } from "../storage/accounts.ts";
 import { detachStatusMedia, findMediaByStatusIds, insertRemoteMedia, updateRemoteMediaDetails } from "../storage/media-attachments.ts";
@@ -18,6 +20,7 @@ import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import type { ParsedNote } from "./parse/note.ts";
 import { localAudience, remoteAudience, resolveMentions } from "./remote-status-audience.ts";
 import { remoteMediaChange } from "./remote-media.ts";
+import { enqueueStatusMediaCache } from "../media/remote-cache-jobs.ts";
 import { noteTags, storeNoteEmojis } from "./remote-note-links.ts";
 
 function snapshot(app: App, s: Status, mediaIds: Id[], at: number, pollOptions: string[] | null): void {
@@ -62,6 +65,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
       detachStatusMedia(db, current.id);
       for (const m of media.drafts) insertRemoteMedia(db, { ...m, statusId: current.id, createdAt: editedAt });
       mediaIds = media.drafts.map((m) => m.id);
+      if (media.drafts.length) enqueueStatusMediaCache(app, current.id);
     } else {
       for (const u of media.updates) updateRemoteMediaDetails(db, u.id, { ...u, at: editedAt });
     }
@@ -80,6 +84,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
         language: note.language,
         editedAt,
       });
+      cardAfterEdit(app, current.id, note.content !== current.content, { spoilerText: note.spoilerText, content: note.content });
     } else {
       updateRemoteStatusFlags(db, current.id, { sensitive: note.sensitive, language: note.language });
     }
@@ -93,6 +98,7 @@ export async function applyRemoteUpdate(app: App, status: Status, note: ParsedNo
     for (const m of audience.silentMentions) insertSilentMention(db, { id: app.ids.next(), statusId: current.id, accountId: m.id, createdAt: now });
     const tagIds = noteTags(note).map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: now }));
     setStatusTags(db, current.id, tagIds);
+    indexStatuses(db, [current.id]);
 
     const updated = findStatusById(db, current.id)!;
     if (significant) {

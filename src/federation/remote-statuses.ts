@@ -19,6 +19,7 @@ import { hostOf } from "./parse/common.ts";
 import { isWantedHere, localAudience, remoteAudience, resolveMentions } from "./remote-status-audience.ts";
 import { applyRemoteUpdate } from "./remote-status-edits.ts";
 import { remoteMediaDrafts } from "./remote-media.ts";
+import { enqueueStatusMediaCache } from "../media/remote-cache-jobs.ts";
 import { noteTags, storeNoteEmojis } from "./remote-note-links.ts";
 import { enqueueThreadResolve } from "./thread-resolve.ts";
 
@@ -90,6 +91,7 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
     const parent = findParent(app, note);
     try {
       return tx(app.db, () => {
+        const attachments = remoteMediaDrafts(app, author, note.attachments);
         const status = persistStatus(app, {
           author,
           text: "",
@@ -108,7 +110,7 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
           mentions: audience.mentions,
           silentMentions: audience.silentMentions,
           tags: noteTags(note),
-          attachments: remoteMediaDrafts(app, author, note.attachments),
+          attachments,
           id: publicationId(app, createdAt),
           uri: note.uri,
           url: note.url,
@@ -118,6 +120,7 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
           poll: note.poll ? remotePollDraft(app, note.poll) : undefined,
         });
         if (note.inReplyTo && !parent) enqueueThreadResolve(app, status.id, ctx.threadDepth ?? 0);
+        if (attachments.length) enqueueStatusMediaCache(app, status.id);
         return status;
       });
     } catch (e) {

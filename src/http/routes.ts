@@ -38,12 +38,14 @@ import { registerPollsRoutes } from "./routes/api/v1/polls.ts";
 import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-favourites.ts";
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
 import { registerSearchRoutes } from "./routes/api/v2/search.ts";
+import { registerDirectoryRoutes } from "./routes/api/v1/directory.ts";
 import { registerFiltersV1Routes } from "./routes/api/v1/filters.ts";
 import { registerFiltersV2Routes } from "./routes/api/v2/filters.ts";
 import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts";
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
+import { registerOEmbedRoutes } from "./routes/oembed.ts";
 import { registerStreamingRoutes } from "./routes/api/v1/streaming.ts";
 
 /** Every HTTP route of the server, one module per resource. */
@@ -57,6 +59,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerProfileRoutes(app, r);
   registerInstanceRoutes(app, r);
   registerCustomEmojisRoutes(app, r);
+  registerOEmbedRoutes(app, r);
   registerDiscoveryRoutes(app, r);
   registerMediaFileRoutes(app, r);
   registerMediaRoutes(app, r);
@@ -85,6 +88,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerPollsRoutes(app, r);
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);
+  registerDirectoryRoutes(app, r);
   registerReportsRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);

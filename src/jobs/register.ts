@@ -9,7 +9,13 @@ import { POLL_END_JOB } from "../services/polls.ts";
 import { trimTagHistory } from "./handlers/tag-history-trim.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
+import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
+import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
+import { handleCardFetch } from "./handlers/card-fetch.ts";
+import { CARD_FETCH_JOB } from "../services/preview-cards.ts";
+import { handleCacheAccountImages, handleCacheStatusMedia, keepRemoteMediaBudget } from "./handlers/remote-media.ts";
+import { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB, REMOTE_MEDIA_QUEUE } from "../federation/remote-media-cache.ts";
 import { PUSH_SEND_JOB } from "../services/push-notify.ts";
 import { handlePushSend } from "../push/deliver.ts";
 
@@ -28,10 +34,20 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(PUSH_SEND_JOB, handlePushSend, { queue: "push" });
   // Notifications and the queued Update(Question): database writes only, batched in one commit.
   app.jobs.register(POLL_END_JOB, handlePollEnd, { queue: "feeds", transactional: true });
+  // The status index's background work (src/search/DESIGN.md): its own queue, so a long
+  // rebuild never delays fan-outs or deliveries.
+  app.jobs.register(REBUILD_JOB, handleSearchRebuild, { queue: "search" });
+  app.jobs.register(AUTHOR_JOB, handleSearchAuthor, { queue: "search" });
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
   // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.
   app.jobs.register("media.process", handleMediaProcess, { queue: "media" });
   app.jobs.register("media.remove_files", handleMediaRemoveFiles);
   app.jobs.every("media.cleanup", HOUR, cleanupMedia);
+  // Waits on other sites (up to 10 s a page): its own queue, so it never holds media or feeds.
+  app.jobs.register(CARD_FETCH_JOB, handleCardFetch, { queue: "cards" });
+  // Copies of remote media: their own queue, so a slow peer never holds up uploads.
+  app.jobs.register(CACHE_STATUS_MEDIA_JOB, handleCacheStatusMedia, { queue: REMOTE_MEDIA_QUEUE });
+  app.jobs.register(CACHE_ACCOUNT_IMAGES_JOB, handleCacheAccountImages, { queue: REMOTE_MEDIA_QUEUE });
+  app.jobs.every("media.cache_budget", HOUR, keepRemoteMediaBudget);
 }

@@ -3,7 +3,7 @@ import { domainToUnicode } from "node:url";
 import type { App } from "../app.ts";
 import { deepFreeze, findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../storage/row-cache.ts";
 import type { Id } from "../lib/ids.ts";
-import { mediaUrl } from "../lib/urls.ts";
+import { mediaStore } from "../media/store.ts";
 import { defaultAvatarUrl, defaultHeaderUrl } from "../media/default-images.ts";
 import { stillName } from "../media/files.ts";
 import type { Account } from "../storage/accounts.ts";
@@ -33,7 +33,8 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 function imageUrls(app: App, file: string | null, type: string | null, remote: string | null, fallback: string) {
   if (file) {
     const still = stillName(file, type);
-    return { url: mediaUrl(app.baseUrl, file), still: mediaUrl(app.baseUrl, still ?? file) };
+    const store = mediaStore(app);
+    return { url: store.url(file), still: store.url(still ?? file) };
   }
   const url = remote || fallback;
   return { url, still: url };

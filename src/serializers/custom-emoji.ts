@@ -1,6 +1,7 @@
 import type { App } from "../app.ts";
-import { mediaUrl } from "../lib/urls.ts";
-import { type CustomEmoji, emojiStaticFile } from "../storage/custom-emojis.ts";
+import { mediaStore } from "../media/store.ts";
+import { emojiStaticFile } from "../media/emoji-images.ts";
+import type { CustomEmoji } from "../storage/custom-emojis.ts";
 
 export interface ApiCustomEmoji {
   shortcode: string;
@@ -18,9 +19,9 @@ export function toApiCustomEmoji(app: App, e: CustomEmoji, opts: { withCategory?
   let url: string;
   let staticUrl: string;
   if (e.file) {
-    url = mediaUrl(app.baseUrl, e.file);
-    // Local emojis carry a static PNG written at upload; remote copies may not.
-    staticUrl = e.domain === null ? mediaUrl(app.baseUrl, emojiStaticFile(e.file)) : url;
+    url = mediaStore(app).url(e.file);
+    // Every stored emoji (local, or a remote one copied here) has a static PNG beside it.
+    staticUrl = mediaStore(app).url(emojiStaticFile(e.file));
   } else {
     url = staticUrl = e.remoteUrl ?? "";
   }

@@ -1,6 +1,7 @@
 import type { App } from "../app.ts";
 import { IMAGE_CONTENT_TYPES } from "../media/image-types.ts";
-import { UPLOAD_CONTENT_TYPES } from "../media/upload-types.ts";
+import { ffmpegTools } from "../media/ffmpeg.ts";
+import { uploadContentTypes } from "../media/upload-types.ts";
 import type { Capabilities } from "../services/capabilities.ts";
 import type { InstanceInfo } from "../services/instance.ts";
 import { SOURCE_URL } from "../version.ts";
@@ -57,7 +58,7 @@ function mediaConfig(app: App, caps: Capabilities) {
   return {
     // Exactly what the upload API accepts (media/upload-types.ts). Without the media API only
     // avatars and headers can be uploaded; Elk's profile image picker offers the types listed here.
-    supported_mime_types: caps.mediaUpload ? UPLOAD_CONTENT_TYPES : Object.values(IMAGE_CONTENT_TYPES),
+    supported_mime_types: caps.mediaUpload ? uploadContentTypes({ ffmpeg: ffmpegTools(app) !== undefined }) : Object.values(IMAGE_CONTENT_TYPES),
     description_limit: LIMITS.descriptionLimit,
     image_size_limit: app.config.maxImageBytes,
     image_matrix_limit: LIMITS.imageMatrixLimit,

@@ -1,7 +1,7 @@
 // https://docs.joinmastodon.org/entities/Profile/ (entities-core.md "Profile", Mastodon 4.6): the
 // caller's own profile with the source of every editable field.
 import type { App } from "../app.ts";
-import { mediaUrl } from "../lib/urls.ts";
+import { mediaStore } from "../media/store.ts";
 import { stillName } from "../media/files.ts";
 import type { Account } from "../storage/accounts.ts";
 import { findCredentialExtras, findProfileSettings } from "../storage/account-profile.ts";
@@ -36,7 +36,8 @@ export interface ApiProfile {
 /** Unlike the Account entity, an unset image is null, not the default picture. */
 function image(app: App, file: string | null, type: string | null): { url: string | null; still: string | null } {
   if (!file) return { url: null, still: null };
-  return { url: mediaUrl(app.baseUrl, file), still: mediaUrl(app.baseUrl, stillName(file, type) ?? file) };
+  const store = mediaStore(app);
+  return { url: store.url(file), still: store.url(stillName(file, type) ?? file) };
 }
 
 export function toApiProfile(app: App, account: Account): ApiProfile {

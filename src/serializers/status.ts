@@ -15,6 +15,7 @@ import { type ApiCustomEmoji, toApiCustomEmojiMap } from "./custom-emoji.ts";
 import { toApiFilterResult } from "./filter.ts";
 import { toApiMediaAttachment } from "./media-attachment.ts";
 import { type ApiPoll, toApiPoll } from "./poll.ts";
+import { toApiPreviewCard } from "./preview-card.ts";
 
 export type ApiStatus = Record<string, unknown> & { id: string };
 
@@ -67,7 +68,8 @@ function sharedFields(app: App, s: Status, b: Batch, opts: StatusSerializeOption
   out.media_attachments = (b.media.get(s.id) ?? []).map((m) => toApiMediaAttachment(app, m));
   out.tags = (b.tags.get(s.id) ?? []).map((name) => ({ name, url: tagUrl(app.baseUrl, name) }));
   out.emojis = emojisOf(s, b);
-  out.card = null;
+  const card = b.cards.get(s.id);
+  out.card = card ? toApiPreviewCard(app, card) : null;
   return out;
 }
 
@@ -135,6 +137,8 @@ export const STATUS_JSON_CACHE: RowCacheSpec = {
     ["media_attachments", "status_id"],
     ["statuses_tags", "status_id"],
     ["custom_emojis", null],
+    ["preview_cards_statuses", "status_id"],
+    ["preview_cards", null],
   ],
 };
 

@@ -5,13 +5,14 @@ import { clipCodePoints, exceedsCodePoints } from "../lib/code-points.ts";
 import { escapeHtml, exceedsTextLimit, extractMentions, formatPlainText, type EntityExtractor } from "../lib/text-html.ts";
 import { Validation } from "../lib/validation.ts";
 import { hashtagExtractor } from "../lib/status-text.ts";
-import { removeMediaFiles } from "../media/files.ts";
+import { mediaStore } from "../media/store.ts";
 import { type Account, type ProfileField, findAccountByHandle, updateAccount } from "../storage/accounts.ts";
 import { type FieldSource, type ProfileSettings, updateFieldSources, updateProfileSettings } from "../storage/account-profile.ts";
 import { type Privacy, type User, updateUser } from "../storage/users.ts";
 import { isLocalDomain, reloadViewer } from "./account-lookup.ts";
 import { normalizeDomain } from "./domain-blocks.ts";
 import { onProfileUpdated } from "../federation/outbox/hooks.ts";
+import { AUTHOR_JOB } from "../search/status-index.ts";
 import { authorizeAllFollowRequests } from "./follows.ts";
 import { type ProfileImageKind, type StoredProfileImage, profileImageFiles, readProfileImage, storeProfileImage } from "./profile-media.ts";
 
@@ -144,7 +145,7 @@ export async function updateProfile(app: App, account: Account, user: User, inpu
       if (data) stored[kind] = await storeProfileImage(app, account.id, kind, data);
     }
   } catch (err) {
-    await removeMediaFiles(app, Object.values(stored).flatMap((s) => s.written));
+    await mediaStore(app).remove(Object.values(stored).flatMap((s) => s.written));
     throw err;
   }
 
@@ -190,13 +191,15 @@ export async function updateProfile(app: App, account: Account, user: User, inpu
       if (Object.keys(userPatch).length) updateUser(app.db, user.id, { ...userPatch, updatedAt: now });
       // Unlocking accepts the pending follow requests, as Mastodon's UpdateAccountService does.
       if (account.locked && input.locked === false) authorizeAllFollowRequests(app, account.id);
+      // Opting in or out of search: the public posts' index entries follow (a job).
+      if (input.indexable !== undefined && input.indexable !== account.indexable) app.jobs.enqueue(AUTHOR_JOB, { accountId: account.id });
       onProfileUpdated(app, account);
     });
   } catch (err) {
-    await removeMediaFiles(app, Object.values(stored).flatMap((s) => s.written));
+    await mediaStore(app).remove(Object.values(stored).flatMap((s) => s.written));
     throw err;
   }
-  await removeMediaFiles(app, old);
+  await mediaStore(app).remove(old);
   return reloadViewer(app, account.id, user.id);
 }
 
@@ -211,7 +214,7 @@ export async function removeProfileImage(app: App, account: Account, user: User,
     updateAccount(app.db, account.id, { ...patch, updatedAt: app.now() });
     onProfileUpdated(app, account);
   });
-  await removeMediaFiles(app, files);
+  await mediaStore(app).remove(files);
   return reloadViewer(app, account.id, user.id);
 }
 

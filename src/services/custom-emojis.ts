@@ -1,21 +1,21 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { unprocessable } from "../errors.ts";
 import { Validation } from "../lib/validation.ts";
+import { EMOJI_EXTENSIONS, EMOJI_MAX_BYTES, emojiFiles, sniffEmojiType, storeEmojiImage } from "../media/emoji-images.ts";
+import { mediaStore } from "../media/store.ts";
 import {
   type CustomEmoji,
-  emojiStaticFile,
+  deleteCustomEmoji,
   findEmojiById,
   findEmojiByShortcode,
   insertCustomEmoji,
+  updateLocalEmojiImage,
   listPickerEmojis,
 } from "../storage/custom-emojis.ts";
 
 export const SHORTCODE_RE = /^[a-zA-Z0-9_]{2,}$/;
-/** Roost seed rule: emoji files are at most 50 KB (Mastodon allows 256 KB). */
-export const EMOJI_MAX_BYTES = 50 * 1024;
+export { EMOJI_MAX_BYTES, sniffEmojiType } from "../media/emoji-images.ts";
 
 export interface CreateCustomEmojiInput {
   shortcode: string;
@@ -27,21 +27,9 @@ export interface CreateCustomEmojiInput {
   visibleInPicker?: boolean;
 }
 
-const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/gif": "gif", "image/webp": "webp" };
-
-/** The image type from the file's magic bytes (PNG, GIF or WebP only). */
-function sniffImageType(data: Buffer): string | undefined {
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
-    return "image/png";
-  if (data.length >= 6 && /^GIF8[79]a$/.test(data.subarray(0, 6).toString("latin1"))) return "image/gif";
-  if (data.length >= 12 && data.subarray(0, 4).toString("latin1") === "RIFF" && data.subarray(8, 12).toString("latin1") === "WEBP")
-    return "image/webp";
-  return undefined;
-}
-
 /**
- * Adds a local custom emoji (admin API, CLI, tests): checks the shortcode and image, stores the
- * file and a static PNG (first frame, for clients that reduce motion) under media/emojis/.
+ * Adds a local custom emoji (CLI, tests): checks the shortcode and image (PNG, GIF or WebP
+ * by its bytes, at most 50 KB), stores the file and its static PNG.
  */
 export async function createCustomEmoji(app: App, input: CreateCustomEmojiInput): Promise<CustomEmoji> {
   const v = new Validation();
@@ -49,30 +37,11 @@ export async function createCustomEmoji(app: App, input: CreateCustomEmojiInput)
   if (shortcode.length < 2) v.add("shortcode", "ERR_TOO_SHORT", "is too short (minimum is 2 characters)");
   else if (!SHORTCODE_RE.test(shortcode)) v.add("shortcode", "ERR_INVALID", "is invalid");
   else if (findEmojiByShortcode(app.db, shortcode, null)) v.add("shortcode", "ERR_TAKEN", "has already been taken");
-  const declared = (input.contentType ?? "").split(";")[0].trim().toLowerCase();
-  const sniffed = sniffImageType(input.data);
-  if (!(declared in EXTENSIONS) || sniffed !== declared) v.add("image", "ERR_INVALID", "content type is invalid");
-  if (input.data.length > EMOJI_MAX_BYTES) v.add("image", "ERR_TOO_LARGE", "file size must be at most 50 KB");
+  const sniffed = checkEmojiImage(v, input.data, input.contentType);
   v.throwIfAny();
 
-  // Decoding also proves the file is a real image, not just the right magic bytes.
-  // sharp runs in the worker pool only: the main process never loads libvips (idle RSS).
-  const staticPng = await app.pool
-    .run<Uint8Array>("emojiStaticPng", { data: new Uint8Array(input.data) })
-    .then((b) => Buffer.from(b))
-    .catch(() => undefined);
-  if (!staticPng) {
-    throw unprocessable("Validation failed: Image could not be processed", {
-      image: [{ error: "ERR_INVALID", description: "could not be processed" }],
-    });
-  }
-
+  const file = await storeCheckedImage(app, input.data, sniffed!);
   const id = app.ids.next();
-  const file = `emojis/${id}.${EXTENSIONS[sniffed!]}`;
-  const dir = join(app.mediaDir, "emojis");
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(app.mediaDir, file), input.data);
-  await writeFile(join(app.mediaDir, emojiStaticFile(file)), staticPng);
   const now = app.now();
   try {
     tx(app.db, () => {
@@ -87,7 +56,9 @@ export async function createCustomEmoji(app: App, input: CreateCustomEmojiInput)
         uri: `${app.baseUrl}/emojis/${id}`,
         file,
         contentType: sniffed!,
+        imageSize: input.data.length,
         remoteUrl: null,
+        fetchError: null,
         category: input.category?.trim() || null,
         visibleInPicker: input.visibleInPicker ?? true,
         disabled: false,
@@ -96,11 +67,52 @@ export async function createCustomEmoji(app: App, input: CreateCustomEmojiInput)
       });
     });
   } catch (e) {
-    await rm(join(app.mediaDir, file), { force: true });
-    await rm(join(app.mediaDir, emojiStaticFile(file)), { force: true });
+    await mediaStore(app).remove(emojiFiles({ file }));
     throw e;
   }
   return findEmojiById(app.db, id)!;
+}
+
+/** The image's type when it may be an emoji (PNG, GIF or WebP by its bytes, matching the declared type, at most 50 KB). */
+function checkEmojiImage(v: Validation, data: Uint8Array, contentType: string | undefined): string | undefined {
+  const declared = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  const sniffed = sniffEmojiType(data);
+  if (!(declared in EMOJI_EXTENSIONS) || sniffed !== declared) v.add("image", "ERR_INVALID", "content type is invalid");
+  if (data.length > EMOJI_MAX_BYTES) v.add("image", "ERR_TOO_LARGE", "file size must be at most 50 KB");
+  return sniffed;
+}
+
+async function storeCheckedImage(app: App, data: Uint8Array, type: string): Promise<string> {
+  const file = await storeEmojiImage(app, data, type);
+  if (!file) {
+    throw unprocessable("Validation failed: Image could not be processed", {
+      image: [{ error: "ERR_INVALID", description: "could not be processed" }],
+    });
+  }
+  return file;
+}
+
+/**
+ * Gives a local emoji a new image (`roost emoji import --overwrite`): same id, shortcode and
+ * URI, so peers see it as updated (`updated` is newer and the icon URL changes).
+ */
+export async function replaceCustomEmojiImage(app: App, emoji: CustomEmoji, data: Uint8Array, contentType: string): Promise<CustomEmoji> {
+  const v = new Validation();
+  const type = checkEmojiImage(v, data, contentType);
+  v.throwIfAny();
+  const file = await storeCheckedImage(app, data, type!);
+  updateLocalEmojiImage(app.db, emoji.id, { file, contentType: type!, imageSize: data.length, updatedAt: app.now() });
+  await mediaStore(app).remove(emojiFiles(emoji));
+  return findEmojiById(app.db, emoji.id)!;
+}
+
+/** Removes a local emoji and its files; false when there is none with this shortcode. */
+export async function removeCustomEmoji(app: App, shortcode: string): Promise<boolean> {
+  const emoji = findEmojiByShortcode(app.db, shortcode, null);
+  if (!emoji) return false;
+  deleteCustomEmoji(app.db, emoji.id);
+  await mediaStore(app).remove(emojiFiles(emoji));
+  return true;
 }
 
 /** Local, enabled emojis visible in the picker (GET /api/v1/custom_emojis). */

@@ -5,9 +5,10 @@ import type { Id } from "../lib/ids.ts";
 import { randomToken } from "../lib/crypto.ts";
 import { ensureStagingDir, pendingUploadPath, processingOutputPrefix, removeStaged } from "../media/staging.ts";
 import { mediaStore } from "../media/store.ts";
-import { type UploadKind, uploadTypeOf } from "../media/upload-types.ts";
+import { type UploadKind, type UploadType, uploadTypeOf } from "../media/upload-types.ts";
 import type { MediaAttachment, MediaMeta, MediaType } from "../storage/media-attachments.ts";
 import { completeUpload, failUpload, findMediaById } from "../storage/media-uploads.ts";
+import { isAnimatedGif, processAvUpload } from "./media-av.ts";
 import type { MediaImageResult, StagedImage, ThumbnailResult } from "../workers/media-tasks.ts";
 
 // Turning a queued upload into stored files. The request that received the file starts it
@@ -25,15 +26,16 @@ export interface ProcessedFiles {
   meta: MediaMeta;
 }
 
-/** A processing step per kind of upload; video and audio add theirs (ffmpeg, in the job). */
-type Processor = (app: App, input: string, outputPrefix: string) => Promise<ProcessedFiles | { error: string }>;
+/** A processing step per kind of upload: sharp in the image worker, or ffmpeg (services/media-av.ts). */
+type Processor = (app: App, input: string, outputPrefix: string, type: UploadType) => Promise<ProcessedFiles | { error: string }>;
 
 const PROCESSORS: Record<UploadKind, Processor> = {
-  async image(app, input, outputPrefix) {
+  async image(app, input, outputPrefix, type) {
+    // An animated GIF becomes `gifv`, a silent MP4, as Mastodon; without ffmpeg it stays an
+    // animated GIF `image`.
+    if (type.format === "gif" && (await isAnimatedGif(app, input))) return processAvUpload(app, input, outputPrefix, type);
     const r = await app.pool.run<MediaImageResult>("processMediaImage", { input, outputPrefix });
     if (!r.ok) return { error: r.error };
-    // Animated GIFs stay `image` (an animated GIF file). Mastodon turns them into `gifv`, a
-    // silent MP4, which needs ffmpeg: that comes with video processing.
     return {
       type: "image",
       original: r.original,
@@ -42,6 +44,8 @@ const PROCESSORS: Record<UploadKind, Processor> = {
       meta: { original: { width: r.original.width, height: r.original.height }, small: { width: r.small.width, height: r.small.height } },
     };
   },
+  video: processAvUpload,
+  audio: processAvUpload,
 };
 
 export type ProcessOutcome =
@@ -89,13 +93,13 @@ async function processOnce(app: App, id: Id): Promise<ProcessOutcome> {
   if (!row) return { kind: "gone" };
   if (row.state !== "queued") return row.state === "complete" ? { kind: "done", media: row } : { kind: "refused", error: PROCESSING_ERROR };
   const input = pendingUploadPath(app, id);
-  const kind = row.contentType ? uploadTypeOf(row.contentType)?.kind : undefined;
-  if (!kind || !existsSync(input)) {
+  const type = row.contentType ? uploadTypeOf(row.contentType) : undefined;
+  if (!type || !existsSync(input)) {
     failUpload(app.db, id, app.now());
     return { kind: "refused", error: PROCESSING_ERROR };
   }
   await ensureStagingDir(app);
-  const made = await PROCESSORS[kind](app, input, processingOutputPrefix(app, id));
+  const made = await PROCESSORS[type.kind](app, input, processingOutputPrefix(app, id), type);
   if ("error" in made) {
     failUpload(app.db, id, app.now());
     await removeStaged([input]);

@@ -5,6 +5,7 @@ import { ApiError, notFound, unprocessable } from "../errors.ts";
 import { type Id, parseId } from "../lib/ids.ts";
 import { megabytes } from "../lib/sizes.ts";
 import { ensureStagingDir, pendingUploadPath, removeStaged } from "../media/staging.ts";
+import { ffmpegTools } from "../media/ffmpeg.ts";
 import { mediaStore } from "../media/store.ts";
 import { SNIFF_BYTES, sniffUploadType } from "../media/upload-types.ts";
 import type { Account } from "../storage/accounts.ts";
@@ -105,7 +106,8 @@ export async function uploadMedia(
   const staged = input.file;
   if (!staged || staged.size === 0) throw unprocessable("Validation failed: File can't be blank");
   const type = sniffUploadType(await readHead(staged.path));
-  if (!type) throw unprocessable("Validation failed: File content type is invalid");
+  // Video and audio need ffmpeg (media/ffmpeg.ts); without it the instance lists image types only.
+  if (!type || (type.kind !== "image" && !ffmpegTools(app))) throw unprocessable("Validation failed: File content type is invalid");
   if (type.kind === "image" && staged.size > app.config.maxImageBytes) {
     throw unprocessable(`Validation failed: File file size must be less than ${megabytes(app.config.maxImageBytes)}`);
   }
@@ -132,12 +134,15 @@ export async function uploadMedia(
     // Few attempts: a file that kills the image process would take its other tasks along.
     app.jobs.enqueue("media.process", { mediaId: id }, { maxAttempts: MEDIA_PROCESS_ATTEMPTS });
   });
-  if (opts.waitMs <= 0) return { media: findMediaById(app.db, id)!, ready: false };
+  // Video and audio are left to the job at once on v2 (Mastodon's delay_processing: 202, then
+  // GET /api/v1/media/:id answers 206 until done); v1 waits for them too.
+  const waitMs = type.kind === "image" ? opts.waitMs : Number.isFinite(opts.waitMs) ? 0 : opts.waitMs;
+  if (waitMs <= 0) return { media: findMediaById(app.db, id)!, ready: false };
 
   const run = processPendingMedia(app, id);
   let outcome;
   try {
-    outcome = await within(run, opts.waitMs);
+    outcome = await within(run, waitMs);
   } catch (err) {
     // Not the file's fault (the pool went away...): the job tries again.
     app.log.warn("media processing failed", { mediaId: id, err: err instanceof Error ? err.message : String(err) });

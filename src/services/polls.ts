@@ -11,6 +11,7 @@ import { findPollById, type Poll, setPollUpdateDueAt, updatePollCounts } from ".
 import { isBlockedEitherWay } from "../storage/relationship-checks.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
 import { onPollTalliesChanged, onPollVoted } from "../federation/outbox/hooks.ts";
+import { indexStatuses } from "../search/status-index.ts";
 import { canViewStatus } from "./visibility.ts";
 
 export const POLL_END_JOB = "poll.end";
@@ -109,6 +110,8 @@ export function votePoll(app: App, voter: Account, target: { poll: Poll; status:
     const votes = choices.map((choice) => ({ id: app.ids.next(), choice }));
     for (const v of votes) insertPollVote(app.db, { id: v.id, pollId: poll.id, accountId: voter.id, choice: v.choice, uri: null, createdAt: now });
     countVotes(app, poll, choices, before.length === 0);
+    // A local voter finds the post in search now (Mastodon's searchable_by: local voters).
+    if (voter.domain === null) indexStatuses(app.db, [target.status.id]);
     const updated = findPollById(app.db, poll.id)!;
     tallyChanged(app, updated, target.status);
     if (!target.status.local) {

@@ -3,7 +3,8 @@ import { unprocessable } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
 import { megabytes } from "../lib/sizes.ts";
 import { Validation } from "../lib/validation.ts";
-import { newMediaName, removeMediaFiles, stillName, writeMediaFile } from "../media/files.ts";
+import { newMediaName, stillName } from "../media/files.ts";
+import { mediaStore } from "../media/store.ts";
 import { sniffImageFormat } from "../media/image-types.ts";
 import type { Account } from "../storage/accounts.ts";
 import type { ProfileImageResult } from "../workers/image-tasks.ts";
@@ -56,16 +57,17 @@ export async function storeProfileImage(app: App, accountId: Id, kind: ProfileIm
   const folder = `accounts/${kind}s/${accountId}`;
   const file = newMediaName(folder, result.main.ext);
   const written: string[] = [];
+  const store = mediaStore(app);
   try {
-    await writeMediaFile(app, file, result.main.data);
     written.push(file);
+    await store.putData(file, result.main.data, result.main.contentType);
     if (result.still) {
       const still = stillName(file, result.main.contentType)!;
-      await writeMediaFile(app, still, result.still.data);
       written.push(still);
+      await store.putData(still, result.still.data, result.still.contentType);
     }
   } catch (err) {
-    await removeMediaFiles(app, written);
+    await store.remove(written);
     throw err;
   }
   return { file, contentType: result.main.contentType, written };

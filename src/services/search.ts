@@ -1,17 +1,22 @@
-// Search (GET /api/v2/search, GET /api/v1/accounts/search) without a full-text engine, as
-// Mastodon answers without Elasticsearch: accounts by handle and prefix, hashtags by prefix,
-// statuses only by URL. Remote handles and URLs are resolved when asked to (`resolve`).
+// Search (GET /api/v2/search, GET /api/v1/accounts/search): accounts by handle, then by prefix
+// of their names on the name index, hashtags by prefix, statuses by the query language on the
+// status index (services/status-search.ts) or by URL; names a prefix does not find are tried
+// with a typo or two (search/fuzzy-names.ts). Remote handles and URLs are resolved when asked
+// to (`resolve`). See src/search/DESIGN.md.
 import type { App } from "../app.ts";
 import { compareIds, type Id } from "../lib/ids.ts";
 import { normalizeTag } from "../lib/tags.ts";
 import { findAccountByHandle, findAccountByUri, type Account } from "../storage/accounts.ts";
+import { nearAccountWords, nearTagNames } from "../search/fuzzy-names.ts";
+import { ftsString } from "../search/tokens.ts";
 import { isShownInSearch, searchAccounts } from "../storage/account-search.ts";
 import { findAccountByUrl } from "../storage/remote-accounts.ts";
 import { findStatusByLink } from "../storage/status-urls.ts";
 import type { Status } from "../storage/statuses.ts";
-import { searchTags, type TagRow } from "../storage/tag-search.ts";
+import { findTagsByNames, searchTags, type TagRow } from "../storage/tag-search.ts";
 import { parseAcct } from "./account-lookup.ts";
 import { resolveAcct, resolveUrlTarget, type UrlTarget } from "./remote-lookup.ts";
+import { searchStatuses } from "./status-search.ts";
 import { canViewStatus } from "./visibility.ts";
 
 export type SearchType = "accounts" | "hashtags" | "statuses";
@@ -38,7 +43,8 @@ export interface SearchResult {
 }
 
 // Mastodon's search operators (4.2+): `from:`, `has:`, `is:`, `language:`, `before:`, `after:`,
-// `during:`, `in:`, optionally negated. They only filter statuses, which need full-text search.
+// `during:`, `in:`, optionally negated. They only filter statuses (services/status-search.ts):
+// accounts and hashtags are matched on the other words.
 const OPERATOR_RE = /^-?(from|has|is|language|before|after|during|in):/i;
 
 /** The words of a query without its operators (quotes dropped). */
@@ -52,6 +58,9 @@ export function queryText(q: string): string {
 }
 
 const isUrl = (q: string) => /^https?:\/\/\S+$/i.test(q);
+
+/** Names are short: a longer query is cut (it could match nothing longer anyway). */
+const MAX_NAME_QUERY = 200;
 
 /** A URL query: the account or status it names, known or (with `resolve`) fetched. */
 export async function resolveUrl(app: App, url: string, resolve: boolean): Promise<UrlTarget> {
@@ -97,16 +106,34 @@ export async function findAccounts(
       if (exact && isShownInSearch(app.db, exact.id, viewer.id, opts.following)) out.push(exact);
     }
   }
-  const term = (at === -1 ? text : text.slice(0, at)).toLowerCase();
-  const more = searchAccounts(app.db, { term, domainPrefix, viewerId: viewer.id, following: opts.following, limit: opts.limit, offset: opts.offset });
-  for (const a of more) if (out.length < opts.limit && !out.some((x) => x.id === a.id)) out.push(a);
+  const term = (at === -1 ? text : text.slice(0, at)).slice(0, MAX_NAME_QUERY).toLowerCase();
+  if (!/[\p{L}\p{N}\p{Co}]/u.test(term)) return out; // no word for the name index's tokenizer
+  // A handle's username is matched on the username alone; other text on display names too.
+  const column = domainPrefix === null ? "" : "username : ";
+  const base = { term, domainPrefix, viewerId: viewer.id, following: opts.following, offset: opts.offset };
+  const prefixed = searchAccounts(app.db, { ...base, match: `${column}${ftsString(term)}*`, exclude: out.map((a) => a.id), limit: opts.limit - out.length });
+  out.push(...prefixed);
+  // Too few: names one or two typos away, for a plain name typed by a person. Never for a
+  // handle or a look-up (`resolve`): clients such as toot act on the first account found, which
+  // must be the one named. First page only: the fuzzy round has no stable order to page through
+  // together with the prefix round.
+  const fuzzy = at === -1 && !opts.resolve && opts.offset === 0 && !/\s/.test(term);
+  const near = fuzzy && out.length < opts.limit ? nearAccountWords(app, term) : [];
+  if (near.length > 0) {
+    const match = `${column}(${near.map(ftsString).join(" OR ")})`;
+    out.push(...searchAccounts(app.db, { ...base, match, exclude: out.map((a) => a.id), limit: opts.limit - out.length }));
+  }
   return out;
 }
 
 function findHashtags(app: App, q: string, opts: { exactOnly: boolean; limit: number; offset: number }): TagRow[] {
-  const name = normalizeTag(q.trim().replace(/^[#＃]/, ""));
+  const name = normalizeTag(q.trim().replace(/^[#＃]/, "").slice(0, MAX_NAME_QUERY));
   if (name === "" || opts.limit === 0) return [];
-  return searchTags(app.db, name, opts);
+  const found = searchTags(app.db, name, opts);
+  if (found.length >= opts.limit || opts.offset > 0 || opts.exactOnly) return found;
+  const seen = new Set(found.map((t) => t.name));
+  const near = findTagsByNames(app.db, nearTagNames(app, name).filter((n) => !seen.has(n)));
+  return [...found, ...near].slice(0, opts.limit);
 }
 
 function statusMatches(app: App, viewer: Account, s: Status, input: SearchInput): boolean {
@@ -139,9 +166,12 @@ export async function search(app: App, viewer: Account, input: SearchInput): Pro
 
   const text = queryText(q);
   const limits = { limit: input.limit, offset };
+  // Statuses first: a malformed date in the query is refused (422) before any remote look-up.
+  // They get the whole query, operators included (Mastodon's StatusesSearchService).
+  if (wants("statuses")) {
+    result.statuses = searchStatuses(app, viewer, q, { ...limits, accountId: input.accountId, minId: input.minId, maxId: input.maxId });
+  }
   if (wants("accounts")) result.accounts = await findAccounts(app, viewer, text, { ...limits, resolve: input.resolve, following: input.following });
   if (wants("hashtags")) result.hashtags = findHashtags(app, text, { ...limits, exactOnly: input.excludeUnreviewed });
-  // Full-text status search needs a search engine roost does not have: like Mastodon without
-  // Elasticsearch, `statuses` stays empty for anything but a URL.
   return result;
 }

@@ -11,12 +11,14 @@ import { findStatusById, type Status, updateStatusContent } from "../storage/sta
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import type { User } from "../storage/users.ts";
 import { onStatusUpdated } from "../federation/outbox/hooks.ts";
+import { indexStatuses } from "../search/status-index.ts";
 import { notify, notifyStatusUpdate } from "./notifications.ts";
 import { applyPollEdit } from "./poll-drafts.ts";
 import { type PollInput, validatePoll } from "./poll-rules.ts";
 import { findMediaByStatusIds } from "../storage/media-attachments.ts";
 import { retireMediaExcept, updateMediaDescription } from "../storage/media-uploads.ts";
 import { attachStatusMedia, type MediaAttributesInput, mediaAttributeChanges, resolveStatusMedia } from "./status-media.ts";
+import { cardAfterEdit } from "./preview-cards.ts";
 import { deliverableMentions, knownAccountResolver, validateStatusText } from "./statuses.ts";
 import { publishEditedStatus } from "./stream-events.ts";
 
@@ -109,11 +111,13 @@ export function editStatus(
       attachStatusMedia(app, status.id, nextIds);
     }
     updateStatusContent(db, status.id, { text, content, spoilerText, sensitive, language, editedAt: now });
+    cardAfterEdit(app, status.id, content !== status.content, { spoilerText, content });
     const mentionedBefore = new Set(activeMentionAccountIds(db, status.id));
     for (const m of mentions) insertMention(db, { id: app.ids.next(), statusId: status.id, accountId: m.id, createdAt: now });
     silenceMentionsExcept(db, status.id, mentions.map((m) => m.id));
     const tagIds = uniqueHashtags(text).map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: now }));
     setStatusTags(db, status.id, tagIds);
+    indexStatuses(db, [status.id]);
     const updated = findStatusById(db, status.id)!;
     const pollNow = updated.pollId ? findPollById(db, updated.pollId) : undefined;
     insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now, nextIds, pollNow?.options ?? null));

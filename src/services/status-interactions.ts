@@ -21,12 +21,21 @@ import {
 } from "../storage/statuses.ts";
 import type { User } from "../storage/users.ts";
 import { onFavourited, onPinChanged, onStatusCreated, onUnfavourited } from "../federation/outbox/hooks.ts";
+import { indexStatuses } from "../search/status-index.ts";
 import { findFavouriteId } from "../storage/favourites.ts";
 import { notify } from "./notifications.ts";
 import { deleteStatus, requireVisibleStatus } from "./statuses.ts";
 import { canViewStatus } from "./visibility.ts";
 
 export const MAX_PINNED = 5;
+
+/**
+ * A local account's favourite, bookmark or boost of a status changed: the status enters or
+ * leaves that account's search library (Mastodon's searchable_by). Remote accounts have none.
+ */
+function inLibraryOf(app: App, account: Account, status: Status): void {
+  if (account.domain === null) indexStatuses(app.db, [status.id]);
+}
 
 /** The boosted post of a boost, the status itself otherwise (Mastodon's `proper`). */
 export function properStatus(app: App, s: Status): Status {
@@ -65,6 +74,7 @@ export function favouriteStatus(app: App, viewer: Account, rawId: unknown, via: 
     adjustStatusCounter(app.db, target.id, "favourites_count", 1);
     notify(app, { type: "favourite", recipientId: target.accountId, fromAccountId: viewer.id, statusId: target.id });
     onFavourited(app, favouriteId, viewer.id, target);
+    inLibraryOf(app, viewer, target);
   });
   return findStatusById(app.db, status.id)!;
 }
@@ -81,6 +91,7 @@ export function unfavouriteStatus(app: App, viewer: Account, rawId: unknown): St
     onUnfavourited(app, favouriteId, viewer.id, target);
     deleteFavourite(app.db, viewer.id, target.id);
     adjustStatusCounter(app.db, target.id, "favourites_count", -1);
+    inLibraryOf(app, viewer, target);
     return true;
   });
   if (!removed) requireVisibleStatus(app, viewer.id, found.id);
@@ -168,6 +179,7 @@ export function storeBoost(app: App, b: BoostRow): Status {
   adjustAuthorStatusesCount(db, b.booster.id, 1, b.createdAt);
   app.jobs.enqueue("status.fanout", { statusId: b.id });
   notify(app, { type: "reblog", recipientId: b.original.accountId, fromAccountId: b.booster.id, statusId: b.original.id });
+  inLibraryOf(app, b.booster, b.original);
   const boost = findStatusById(db, b.id)!;
   onStatusCreated(app, boost);
   return boost;
@@ -188,7 +200,10 @@ export function unreblogStatus(app: App, viewer: Account, rawId: unknown): Statu
 export function bookmarkStatus(app: App, viewer: Account, rawId: unknown): Status {
   const status = requireVisibleStatus(app, viewer.id, rawId);
   const target = properStatus(app, status);
-  insertBookmark(app.db, { id: app.ids.next(), accountId: viewer.id, statusId: target.id, createdAt: app.now() });
+  tx(app.db, () => {
+    insertBookmark(app.db, { id: app.ids.next(), accountId: viewer.id, statusId: target.id, createdAt: app.now() });
+    inLibraryOf(app, viewer, target);
+  });
   return status;
 }
 
@@ -198,7 +213,12 @@ export function unbookmarkStatus(app: App, viewer: Account, rawId: unknown): Sta
   const found = id ? findStatusById(app.db, id) : undefined;
   if (!found) throw notFound();
   const target = properStatus(app, found);
-  if (!deleteBookmark(app.db, viewer.id, target.id)) return requireVisibleStatus(app, viewer.id, found.id);
+  const removed = tx(app.db, () => {
+    if (!deleteBookmark(app.db, viewer.id, target.id)) return false;
+    inLibraryOf(app, viewer, target);
+    return true;
+  });
+  if (!removed) return requireVisibleStatus(app, viewer.id, found.id);
   return found;
 }
 

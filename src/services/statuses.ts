@@ -32,12 +32,14 @@ import {
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import { findUserByAccountId, type User } from "../storage/users.ts";
 import { onStatusCreated, onStatusDeleting } from "../federation/outbox/hooks.ts";
+import { indexStatuses } from "../search/status-index.ts";
 import { attachPoll, localPollDraft, type PollDraft } from "./poll-drafts.ts";
 import { type PollInput, validatePoll } from "./poll-rules.ts";
 import { deleteStatusMedia } from "./media-cleanup.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 import { attachStatusMedia, resolveStatusMedia } from "./status-media.ts";
 import { canViewStatus } from "./visibility.ts";
+import { CARD_FETCH_JOB, wantsCard } from "./preview-cards.ts";
 import { publishDeletedStatus, publishNewPublicStatus } from "./stream-events.ts";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
@@ -294,7 +296,10 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     if (d.visibility !== "direct") adjustAuthorStatusesCount(db, d.author.id, 1, createdAt);
     if (parent && (d.visibility === "public" || d.visibility === "unlisted")) adjustStatusCounter(db, parent.id, "replies_count", 1);
     app.jobs.enqueue("status.fanout", { statusId: id });
+    // The seed: no crawl for a post with a content warning. One attempt, as Mastodon's LinkCrawlWorker.
+    if (wantsCard(d)) app.jobs.enqueue(CARD_FETCH_JOB, { statusId: id }, { maxAttempts: 1 });
     if (d.idempotencyKey) saveIdempotencyKey(db, d.author.id, d.idempotencyKey, id, now);
+    indexStatuses(db, [id]);
     const saved = findStatusById(db, id)!;
     onStatusCreated(app, saved);
     publishNewPublicStatus(app, saved);
@@ -326,5 +331,8 @@ export function deleteStatus(app: App, status: Status, opts: { deleteMedia?: boo
     }
     if (counted) adjustAuthorStatusesCount(db, status.accountId, -1);
     deleteStatusRow(db, status.id);
+    // The status's own index entry goes with the row (a trigger); a local boost's original
+    // leaves the booster's library.
+    if (status.reblogOfId && status.local) indexStatuses(db, [status.reblogOfId]);
   });
 }

@@ -8,11 +8,15 @@ export interface CustomEmoji {
   uri: string | null;
   /**
    * Path under media/ of the local copy. For local emojis a static PNG sits next to it
-   * (see emojiStaticFile), written by services/custom-emojis.ts.
+   * (media/emoji-images.ts emojiStaticFile).
    */
   file: string | null;
   contentType: string | null;
+  /** Bytes of `file` (null before a remote emoji is copied). */
+  imageSize: number | null;
   remoteUrl: string | null;
+  /** Why a remote image was not copied ('too_large', 'invalid'); null otherwise. */
+  fetchError: string | null;
   category: string | null;
   visibleInPicker: boolean;
   disabled: boolean;
@@ -28,7 +32,9 @@ function rowToCustomEmoji(r: Row): CustomEmoji {
     uri: (r.uri as string | null) ?? null,
     file: (r.file as string | null) ?? null,
     contentType: (r.content_type as string | null) ?? null,
+    imageSize: r.image_size === null || r.image_size === undefined ? null : num(r.image_size),
     remoteUrl: (r.remote_url as string | null) ?? null,
+    fetchError: (r.fetch_error as string | null) ?? null,
     category: (r.category as string | null) ?? null,
     visibleInPicker: bool(r.visible_in_picker),
     disabled: bool(r.disabled),
@@ -37,12 +43,12 @@ function rowToCustomEmoji(r: Row): CustomEmoji {
   };
 }
 
-/** The non-animated PNG that accompanies a local emoji file ("emojis/1.gif" → "emojis/1_static.png"). */
-export function emojiStaticFile(file: string): string {
-  return file.replace(/\.[a-z0-9]+$/i, "") + "_static.png";
-}
 
-/** Enabled emojis of `domain` (null: local) whose shortcodes are in the list, one query. */
+/**
+ * Enabled emojis of `domain` (null: local) whose shortcodes are in the list, one query. A
+ * remote emoji counts only once its image is copied here (emoji.fetch): one refused or not yet
+ * fetched is left out, and its shortcode stays text.
+ */
 export function findEmojisByShortcodes(db: DB, shortcodes: string[], domain: string | null): CustomEmoji[] {
   const uniq = [...new Set(shortcodes)];
   if (uniq.length === 0) return [];
@@ -50,7 +56,7 @@ export function findEmojisByShortcodes(db: DB, shortcodes: string[], domain: str
     db,
     `SELECT * FROM custom_emojis
      WHERE shortcode IN (SELECT value FROM json_each(@codes)) AND coalesce(lower(domain), '') = coalesce(@domain, '')
-       AND disabled = 0
+       AND disabled = 0 AND (domain IS NULL OR file IS NOT NULL)
      ORDER BY shortcode`,
   ).all({ codes: JSON.stringify(uniq), domain: domain?.toLowerCase() ?? null }) as Row[];
   return rows.map(rowToCustomEmoji);
@@ -93,14 +99,37 @@ export function findEmojiById(db: DB, id: Id): CustomEmoji | undefined {
 export function insertCustomEmoji(db: DB, e: CustomEmoji): void {
   stmt(
     db,
-    `INSERT INTO custom_emojis (id, shortcode, domain, uri, file, content_type, remote_url, category,
-       visible_in_picker, disabled, created_at, updated_at)
-     VALUES (@id, @shortcode, @domain, @uri, @file, @contentType, @remoteUrl, @category,
-       @visibleInPicker, @disabled, @createdAt, @updatedAt)`,
+    `INSERT INTO custom_emojis (id, shortcode, domain, uri, file, content_type, image_size, remote_url, fetch_error,
+       category, visible_in_picker, disabled, created_at, updated_at)
+     VALUES (@id, @shortcode, @domain, @uri, @file, @contentType, @imageSize, @remoteUrl, @fetchError,
+       @category, @visibleInPicker, @disabled, @createdAt, @updatedAt)`,
   ).run({
     ...e,
     id: BigInt(e.id),
     visibleInPicker: e.visibleInPicker ? 1 : 0,
     disabled: e.disabled ? 1 : 0,
   });
+}
+
+/** Every local emoji (listed, unlisted and disabled), by shortcode: `roost emoji list`. */
+export function listLocalEmojis(db: DB): CustomEmoji[] {
+  return (stmt(db, "SELECT * FROM custom_emojis WHERE domain IS NULL ORDER BY shortcode").all() as Row[]).map(rowToCustomEmoji);
+}
+
+/** A local emoji whose shortcode equals this one but for case (Mastodon's import skips those). */
+export function findLocalEmojiIgnoringCase(db: DB, shortcode: string): CustomEmoji | undefined {
+  const r = stmt(db, "SELECT * FROM custom_emojis WHERE domain IS NULL AND lower(shortcode) = lower(?) LIMIT 1").get(shortcode) as Row | undefined;
+  return r && rowToCustomEmoji(r);
+}
+
+export function deleteCustomEmoji(db: DB, id: Id): void {
+  stmt(db, "DELETE FROM custom_emojis WHERE id = ?").run(BigInt(id));
+}
+
+export function updateLocalEmojiImage(db: DB, id: Id, e: { file: string; contentType: string; imageSize: number; updatedAt: number }): void {
+  stmt(
+    db,
+    `UPDATE custom_emojis SET file = @file, content_type = @contentType, image_size = @imageSize, updated_at = @updatedAt
+     WHERE id = @id AND domain IS NULL`,
+  ).run({ id: BigInt(id), ...e });
 }

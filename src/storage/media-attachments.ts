@@ -17,9 +17,24 @@ export interface MediaSize {
   height: number;
 }
 
+/**
+ * The original of a video, gifv or audio file, as ffprobe reads the stored file (Mastodon's
+ * MediaAttachment::Metadata#video_metadata); audio has no width and height.
+ */
+export interface MediaAvOriginal {
+  width?: number;
+  height?: number;
+  /** "num/den" (avg_frame_rate, reduced), as Mastodon's Rational. */
+  frameRate?: string;
+  /** Seconds. */
+  duration?: number;
+  /** Bits per second of the whole file. */
+  bitrate?: number;
+}
+
 /** `meta` as Mastodon's MediaAttachment entity shows it (entities-core.md); size/aspect are derived. */
 export interface MediaMeta {
-  original?: MediaSize;
+  original?: MediaSize | MediaAvOriginal;
   small?: MediaSize;
   focus?: { x: number; y: number };
 }
@@ -149,7 +164,13 @@ export function findMediaByIds(db: DB, ids: Iterable<Id>): Map<Id, MediaAttachme
 
 /** A kept attachment's alt text, focus and blurhash after a remote edit. */
 export function updateRemoteMediaDetails(db: DB, id: Id, d: { description: string | null; blurhash: string | null; meta: MediaMeta; at: number }): void {
-  stmt(db, "UPDATE media_attachments SET description = @description, blurhash = @blurhash, meta = @meta, updated_at = @at WHERE id = @id").run({
+  // A local copy's preview size (meta.small) stays: the copy is of the same file.
+  stmt(
+    db,
+    `UPDATE media_attachments SET description = @description, blurhash = coalesce(@blurhash, blurhash), updated_at = @at,
+       meta = CASE WHEN json_extract(meta, '$.small') IS NULL THEN @meta ELSE json_set(@meta, '$.small', json_extract(meta, '$.small')) END
+     WHERE id = @id`,
+  ).run({
     id: BigInt(id),
     description: d.description,
     blurhash: d.blurhash,
@@ -165,12 +186,13 @@ export function detachStatusMedia(db: DB, statusId: Id): void {
 
 /**
  * Removes the media rows of a remote status that is being deleted, current and earlier
- * revisions' (nothing was downloaded, so there are no files to remove).
+ * revisions'. Local copies of them (remote_media_cache) are left to the cache's pruning,
+ * which removes copies nothing shows any more.
  */
 export function deleteRemoteStatusMedia(db: DB, statusId: Id): void {
   stmt(
     db,
-    `DELETE FROM media_attachments WHERE file IS NULL AND (status_id = @id OR id IN
+    `DELETE FROM media_attachments WHERE remote_url IS NOT NULL AND (status_id = @id OR id IN
        (SELECT j.value FROM status_edits e, json_each(e.media_ids) j WHERE e.status_id = @id))`,
   ).run({ id: BigInt(statusId) });
 }

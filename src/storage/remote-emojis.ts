@@ -7,6 +7,8 @@ export interface RemoteEmojiRow {
   shortcode: string;
   uri: string | null;
   remoteUrl: string | null;
+  /** The local copy, if made. */
+  file: string | null;
   updatedAt: number;
 }
 
@@ -16,7 +18,7 @@ export function findDomainEmojis(db: DB, domain: string, shortcodes: string[]): 
   if (shortcodes.length === 0) return out;
   const rows = stmt(
     db,
-    `SELECT id, shortcode, uri, remote_url, updated_at FROM custom_emojis
+    `SELECT id, shortcode, uri, remote_url, file, updated_at FROM custom_emojis
      WHERE coalesce(lower(domain), '') = @domain AND shortcode IN (SELECT value FROM json_each(@codes))`,
   ).all({ domain: domain.toLowerCase(), codes: JSON.stringify(shortcodes) }) as Row[];
   for (const r of rows) {
@@ -25,6 +27,7 @@ export function findDomainEmojis(db: DB, domain: string, shortcodes: string[]): 
       shortcode: r.shortcode as string,
       uri: (r.uri as string | null) ?? null,
       remoteUrl: (r.remote_url as string | null) ?? null,
+      file: (r.file as string | null) ?? null,
       updatedAt: num(r.updated_at),
     });
   }
@@ -35,7 +38,27 @@ export function findDomainEmojis(db: DB, domain: string, shortcodes: string[]): 
 export function updateRemoteEmoji(db: DB, id: Id, e: { uri: string | null; remoteUrl: string; updatedAt: number }): void {
   stmt(
     db,
-    `UPDATE custom_emojis SET uri = @uri, remote_url = @remoteUrl, file = NULL, content_type = NULL, updated_at = @updatedAt
+    `UPDATE custom_emojis SET uri = @uri, remote_url = @remoteUrl, file = NULL, content_type = NULL, image_size = NULL,
+       fetch_error = NULL, updated_at = @updatedAt
      WHERE id = @id`,
   ).run({ id: BigInt(id), uri: e.uri, remoteUrl: e.remoteUrl, updatedAt: e.updatedAt });
+}
+
+/**
+ * Records the local copy of a remote emoji's image, if the row still points at the image that
+ * was fetched (the peer may have announced a new one meanwhile); false otherwise.
+ */
+export function setRemoteEmojiFile(
+  db: DB,
+  id: Id,
+  fetchedUrl: string,
+  copy: { file: string; contentType: string; imageSize: number } | { fetchError: string },
+): boolean {
+  const file = "file" in copy ? copy : { file: null, contentType: null, imageSize: null };
+  const r = stmt(
+    db,
+    `UPDATE custom_emojis SET file = @file, content_type = @contentType, image_size = @imageSize, fetch_error = @fetchError
+     WHERE id = @id AND remote_url = @fetchedUrl AND file IS NULL`,
+  ).run({ id: BigInt(id), fetchedUrl, ...file, fetchError: "fetchError" in copy ? copy.fetchError : null });
+  return r.changes === 1;
 }

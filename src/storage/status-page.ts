@@ -4,6 +4,7 @@ import type { Id } from "../lib/ids.ts";
 import { scanShortcodes } from "../lib/shortcodes.ts";
 import { type CustomEmoji, findEmojisByDomain } from "./custom-emojis.ts";
 import { findMediaByStatusIds, type MediaAttachment } from "./media-attachments.ts";
+import { findCardsByStatusIds, type PreviewCard } from "./preview-cards.ts";
 import { filterRulesOf, type FilterMatch, hiddenFrom, matchFilters } from "./filter-rules.ts";
 import type { FilterContext } from "./filters.ts";
 import { findApplicationLabels } from "./status-applications.ts";
@@ -24,6 +25,8 @@ export interface StatusPage<A> {
   mentions: Map<Id, MentionedAccount[]>;
   tags: Map<Id, string[]>;
   media: Map<Id, MediaAttachment[]>;
+  /** Preview cards by status id. */
+  cards: Map<Id, PreviewCard>;
   /** Key: `${domain ?? ""} ${shortcode}`. */
   emojis: Map<string, CustomEmoji>;
   flags: ViewerFlags | null;
@@ -72,6 +75,7 @@ export function readStatusPage<A extends { domain: string | null }>(
     const contentIds = all.filter((s) => !s.reblogOfId).map((s) => s.id);
     const { mentions, tags } = findStatusLinks(db, contentIds);
     const media = findMediaByStatusIds(db, contentIds);
+    const cards = findCardsByStatusIds(db, contentIds);
     const pollIds = all.filter((s) => s.pollId !== null && !s.reblogOfId).map((s) => s.pollId!);
     const polls = pollIds.length ? findPollsByIds(db, pollIds) : new Map<Id, Poll>();
 
@@ -89,7 +93,7 @@ export function readStatusPage<A extends { domain: string | null }>(
     const emojis = findEmojisByDomain(db, byDomain);
 
     const viewer = viewerId ? readViewerPart(app, statuses, { originals, polls, media }, viewerId) : anonymousPart();
-    return { originals, authors, mentions, tags, media, emojis, polls, ...viewer };
+    return { originals, authors, mentions, tags, media, cards, emojis, polls, ...viewer };
   });
 }
 

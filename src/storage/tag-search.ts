@@ -25,3 +25,11 @@ export function searchTags(db: DB, prefix: string, opts: { exactOnly: boolean; l
   ).all({ prefix, end: prefix + MAX_CHAR, exactOnly: opts.exactOnly ? 1 : 0, limit: opts.limit, offset: opts.offset }) as Row[];
   return rows.map(rowToTag);
 }
+
+/** Tags by normalised name, in the order of `names` (fuzzy matches, nearest first). */
+export function findTagsByNames(db: DB, names: string[]): TagRow[] {
+  if (names.length === 0) return [];
+  const rows = stmt(db, "SELECT id, name, display_name FROM tags WHERE name IN (SELECT value FROM json_each(?))").all(JSON.stringify(names)) as Row[];
+  const byName = new Map(rows.map((r) => [r.name as string, rowToTag(r)]));
+  return names.flatMap((n) => byName.get(n) ?? []);
+}

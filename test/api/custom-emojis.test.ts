@@ -28,25 +28,29 @@ test("custom emojis: listed local emojis with static PNGs; unlisted ones only in
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("cache-control"), PUBLIC_5_MIN);
   const base = s.app.baseUrl;
+  // Stored under random names (no URL guessable from an id), the static PNG beside each.
+  const fileUrl = (e: { file: string | null }, suffix = "") => `${base}/system/${e.file!.replace(/\.[a-z]+$/, suffix)}`;
+  assert.match(blob.file!, /^emojis\/[A-Za-z0-9_-]{12,}\.png$/);
+  assert.doesNotMatch(blob.file!, new RegExp(blob.id));
   assert.deepEqual(res.body, [
     {
       shortcode: "blobcat",
-      url: `${base}/system/emojis/${blob.id}.png`,
-      static_url: `${base}/system/emojis/${blob.id}_static.png`,
+      url: fileUrl(blob, ".png"),
+      static_url: fileUrl(blob, "_static.png"),
       visible_in_picker: true,
       category: "Blobs",
     },
     // No category: the key is left out, as Mastodon does.
     {
       shortcode: "party_parrot",
-      url: `${base}/system/emojis/${party.id}.gif`,
-      static_url: `${base}/system/emojis/${party.id}_static.png`,
+      url: fileUrl(party, ".gif"),
+      static_url: fileUrl(party, "_static.png"),
       visible_in_picker: true,
     },
   ]);
   // The files are under media/emojis/; the static version is a PNG.
-  assert.ok(existsSync(join(s.app.mediaDir, `emojis/${party.id}.gif`)));
-  const staticPng = readFileSync(join(s.app.mediaDir, `emojis/${party.id}_static.png`));
+  assert.ok(existsSync(join(s.app.mediaDir, party.file!)));
+  const staticPng = readFileSync(join(s.app.mediaDir, party.file!.replace(/\.gif$/, "_static.png")));
   assert.equal(staticPng.subarray(1, 4).toString("latin1"), "PNG");
 
   // Unlisted emojis still render in posts: the lookup finds them and says visible_in_picker false.
@@ -54,7 +58,8 @@ test("custom emojis: listed local emojis with static PNGs; unlisted ones only in
   assert.deepEqual(found.map((e) => e.shortcode), ["blobcat", "secret"]);
   const secret = toApiCustomEmoji(s.app, found[1]);
   assert.equal(secret.visible_in_picker, false);
-  assert.equal(secret.url, `${base}/system/emojis/${found[1].id}.webp`);
+  assert.equal(secret.url, `${base}/system/${found[1].file}`);
+  assert.match(found[1].file!, /^emojis\/.+\.webp$/);
   assert.equal("category" in toApiCustomEmoji(s.app, found[0]), false);
   assert.deepEqual(findEmojisByShortcodes(s.app.db, ["blobcat"], "remote.example"), []);
 });
@@ -102,4 +107,38 @@ test("custom emojis: not cached publicly when the instance disallows anonymous A
   assert.equal(anon.body.length, 1);
   const authed = await s.req(alice, "GET", "/api/v1/custom_emojis");
   assert.equal(authed.headers.get("cache-control"), "private, no-store");
+});
+
+test("custom emojis in a post, its CW, a display name and a bio fill `emojis`; the Note carries Emoji tags", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const blob = await createCustomEmoji(s.app, { shortcode: "blobcat", data: await image("png"), contentType: "image/png" });
+  const secret = await createCustomEmoji(s.app, { shortcode: "secret", data: await image("gif"), contentType: "image/gif", visibleInPicker: false });
+  const base = s.app.baseUrl;
+  const entity = (e: typeof blob) => ({
+    shortcode: e.shortcode,
+    url: `${base}/system/${e.file}`,
+    static_url: `${base}/system/${e.file!.replace(/\.[a-z]+$/, "_static.png")}`,
+    visible_in_picker: e.visibleInPicker,
+  });
+
+  const st = await s.api(alice, "POST", "/api/v1/statuses", { status: "hi :blobcat: :nope: :secret::blobcat:", spoiler_text: "cw :secret:" });
+  // Each known emoji once (text and CW); unknown ones stay text.
+  assert.equal(st.emojis.length, 2);
+  assert.deepEqual(new Set(st.emojis.map((e: { shortcode: string }) => e.shortcode)), new Set(["blobcat", "secret"]));
+  for (const e of st.emojis) assert.deepEqual(e, entity(e.shortcode === "blobcat" ? blob : secret));
+
+  const me = await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { display_name: "Alice :blobcat:", note: "I like :secret:" });
+  assert.deepEqual(new Set(me.emojis.map((e: { shortcode: string }) => e.shortcode)), new Set(["blobcat", "secret"]));
+
+  // The Note as peers fetch it: one Emoji tag per emoji, its id resolvable, icon our file.
+  const res = await fetch(st.uri, { headers: { accept: "application/activity+json" } });
+  const note = await res.json();
+  const tags = (note.tag as { type: string; name: string; id: string; icon: { url: string; mediaType: string } }[]).filter((x) => x.type === "Emoji");
+  assert.deepEqual(tags.map((x) => x.name).sort(), [":blobcat:", ":secret:"]);
+  const tag = tags.find((x) => x.name === ":secret:")!;
+  assert.deepEqual([tag.id, tag.icon.url, tag.icon.mediaType], [`${base}/emojis/${secret.id}`, `${base}/system/${secret.file}`, "image/gif"]);
+  const obj = await (await fetch(tag.id, { headers: { accept: "application/activity+json" } })).json();
+  assert.deepEqual([obj.type, obj.name, obj.icon.url], ["Emoji", ":secret:", `${base}/system/${secret.file}`]);
 });

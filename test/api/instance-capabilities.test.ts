@@ -10,6 +10,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { startTestServer, type Res, type TestServer, type TestUser } from "../helpers/server.ts";
 import { imageForm, png } from "./accounts-helpers.ts";
+import * as av from "./media-av-helpers.ts";
 import { type Capabilities, instanceVersion, mastodonApiVersion, routeKey, serverCapabilities } from "../../src/services/capabilities.ts";
 import { getInstanceInfo } from "../../src/services/instance.ts";
 import { setTermsOfService } from "../../src/services/instance-pages.ts";
@@ -27,7 +28,38 @@ const MEDIA_SAMPLES: Record<string, () => Promise<Uint8Array>> = {
   "image/gif": () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).gif().toBuffer(),
   "image/webp": () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).webp().toBuffer(),
   "image/avif": () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).avif().toBuffer(),
+  // Video and audio, made by ffmpeg; the other names Mastodon lists for them take the same files.
+  "video/mp4": once(() => av.silentMp4(32, 24, 1)),
+  "video/quicktime": once(() => av.mpeg4Mov(32, 24, 1)),
+  "video/webm": once(() => av.vp8Webm(32, 24, 1)),
+  "audio/webm": once(() => av.opusWebm(1)),
+  "video/3gpp": once(() => av.threeGp(1)),
+  "audio/mp4": once(() => av.m4a(1)),
+  "audio/mpeg": once(() => av.mp3(1)),
+  "audio/ogg": once(() => av.oggVorbis(1)),
+  "video/ogg": once(() => av.theoraOgg(32, 24, 1)),
+  "audio/wav": once(() => av.wav(1)),
+  "audio/flac": once(() => av.flac(1)),
+  "audio/aac": once(() => av.aacAdts(1)),
 };
+for (const [alias, type] of Object.entries({
+  "audio/3gpp": "video/3gpp",
+  "audio/m4a": "audio/mp4",
+  "audio/x-m4a": "audio/mp4",
+  "audio/mp3": "audio/mpeg",
+  "audio/vorbis": "audio/ogg",
+  "audio/wave": "audio/wav",
+  "audio/x-wav": "audio/wav",
+  "audio/x-pn-wave": "audio/wav",
+  "audio/vnd.wave": "audio/wav",
+})) {
+  MEDIA_SAMPLES[alias] = MEDIA_SAMPLES[type];
+}
+
+function once(make: () => Promise<Uint8Array>): () => Promise<Uint8Array> {
+  let made: Promise<Uint8Array> | undefined;
+  return () => (made ??= make());
+}
 
 /** Image types the profile endpoints accept: uploadable even without the media API. */
 const PROFILE_IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
@@ -351,8 +383,8 @@ test("with every capability served, both documents advertise all of it (Mastodon
   assert.deepEqual(v2.configuration.vapid, { public_key: c.vapidPublicKey });
   assert.equal(v2.configuration.accounts.max_featured_tags, 10);
   assert.equal(v2.configuration.statuses.max_media_attachments, 6);
-  // Exactly the types the upload API accepts (video and audio come with their processing).
-  assert.deepEqual(v2.configuration.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]);
+  // Exactly the types the upload API accepts: with ffmpeg (the npm packages), video and audio too.
+  assert.deepEqual(v2.configuration.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "video/mp4", "video/quicktime", "video/webm", "audio/webm", "video/3gpp", "audio/3gpp", "audio/mp4", "audio/m4a", "audio/x-m4a", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/vorbis", "video/ogg", "audio/wav", "audio/wave", "audio/x-wav", "audio/x-pn-wave", "audio/vnd.wave", "audio/flac", "audio/aac"]);
   assert.equal(v2.configuration.polls.max_options, 5);
   assert.deepEqual(v2.configuration.translation, { enabled: true });
   assert.deepEqual(v2.configuration.timelines_access.trending_link_feeds, { local: "public", remote: "public" });

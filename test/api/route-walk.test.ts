@@ -23,7 +23,9 @@ const PARAM_NAMES = [
   "scheduled_at", "choices", "title", "context", "filter_action", "expires_in", "keywords_attributes", "keyword",
   "whole_word", "phrase", "irreversible", "status_id",
   "name", "avatar_description", "header_description", "attribution_domains", "show_media", "show_featured",
+  "url", "maxwidth", "maxheight",
   "grouped_types", "expand_accounts", "include_filtered", "for_not_following", "for_private_mentions", "filter_not_following",
+  "resolve", "following", "exclude_unreviewed", "order",
   "subscription", "data",
 ];
 

@@ -264,3 +264,42 @@ test("statuses: a URL resolves (fetched with resolve=true) and is shown only whe
     assert.equal(g.status, 200, url);
   }
 });
+
+test("names a typo away: accounts and hashtags the prefix misses, never for a handle or a look-up", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const viewer = await s.user("viewer");
+  const alice = await s.user("alice");
+  await s.user("alicia");
+  await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { display_name: "Wonderland Explorer" });
+  await s.api(alice, "POST", "/api/v1/statuses", { status: "#fediverse #birdwatching" });
+  const names = async (query: string, extra: Record<string, string> = {}) =>
+    (await s.api(viewer, "GET", `/api/v2/search${q({ q: query, type: "accounts", ...extra })}`)).accounts.map((a: any) => a.username);
+
+  // Prefix matches first; a word one edit away when they are too few.
+  assert.deepEqual(await names("alic"), ["alice", "alicia"]);
+  assert.deepEqual(await names("alcie"), ["alice"]);
+  assert.deepEqual(await names("wonderlnad"), ["alice"]);
+  assert.deepEqual(await names("explorr"), ["alice"]);
+  assert.deepEqual((await s.api(viewer, "GET", `/api/v1/accounts/search${q({ q: "alcie" })}`)).map((a: any) => a.username), ["alice"]);
+  // Not for short words, handles, look-ups (clients act on the first account found) or later pages.
+  assert.deepEqual(await names("alx"), []);
+  assert.deepEqual(await names(`alcie@${s.app.config.domain}`), []);
+  assert.deepEqual(await names("alcie", { resolve: "true" }), []);
+  assert.deepEqual(await names("alcie", { offset: "1" }), []);
+  assert.deepEqual((await s.api(viewer, "GET", `/api/v1/accounts/search${q({ q: "alcie", resolve: "true", limit: "1" })}`)), []);
+
+  // A new display name is found at once (the name index follows the accounts table), typos too.
+  await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { display_name: "Looking Glass" });
+  assert.deepEqual(await names("looking"), ["alice"]);
+  assert.deepEqual(await names("lookign"), ["alice"]);
+  assert.deepEqual(await names("wonderland"), []);
+
+  const tags = async (query: string, extra: Record<string, string> = {}) =>
+    (await s.api(viewer, "GET", `/api/v2/search${q({ q: query, type: "hashtags", ...extra })}`)).hashtags.map((h: any) => h.name);
+  assert.deepEqual(await tags("#fediverso"), ["fediverse"]);
+  assert.deepEqual(await tags("birdwathcing"), ["birdwatching"]);
+  assert.deepEqual(await tags("#fediverso", { exclude_unreviewed: "true" }), []);
+  await s.api(alice, "POST", "/api/v1/statuses", { status: "#mastodonting" });
+  assert.deepEqual(await tags("#mastodontinf"), ["mastodonting"]);
+});

@@ -3,6 +3,7 @@
 // the acceptance filter; origin rules; Delete and tombstones.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import sharp from "sharp";
 import { createDomainBlock } from "../../src/services/domain-blocks.ts";
 import { deleteRemoteStatus } from "../../src/federation/remote-statuses.ts";
 import { idTime } from "../../src/lib/ids.ts";
@@ -37,6 +38,7 @@ test("a remote public post mentioning a local user: mention, home, tag timeline 
     ],
     likes: { type: "Collection", totalItems: 3 },
   });
+  remote.serveFile("/emojis/heron.png", await sharp({ create: { width: 8, height: 8, channels: 3, background: "#336699" } }).png().toBuffer(), "image/png");
   const status = await stored(w, doc);
   await s.drainJobs();
 
@@ -68,7 +70,9 @@ test("a remote public post mentioning a local user: mention, home, tag timeline 
     { id: zedId, username: "zed", url: `${remote.origin}/@zed`, acct: `zed@${remote.domain}` },
   ]);
   assert.deepEqual(e.tags, [{ name: "herons", url: `${s.url}/tags/herons` }]);
-  assert.deepEqual(e.emojis.map((x: { shortcode: string; url: string }) => [x.shortcode, x.url]), [["heron", `${remote.origin}/emojis/heron.png`]]);
+  // The emoji image is our copy (emoji.fetch), never the peer's URL.
+  assert.deepEqual(e.emojis.map((x: { shortcode: string; url: string }) => x.shortcode), ["heron"]);
+  assert.match(e.emojis[0].url, new RegExp(`^${s.app.baseUrl}/system/emojis/[^/]+\\.png$`));
   assert.equal(e.favourites_count, 3, "the origin's count, larger than ours");
   assert.equal(e.reblogs_count, 0);
   assert.equal(e.account.id, w.author.id);

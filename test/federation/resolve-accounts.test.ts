@@ -2,6 +2,9 @@
 // refreshes, remote suspensions, domain policy, private addresses and local short-cuts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
 import { startTestServer } from "../helpers/server.ts";
 import { startFakeRemote } from "../helpers/fake-remote.ts";
 import { resolveAccountByHandle, resolveAccountByUri } from "../../src/federation/resolve/accounts.ts";
@@ -13,6 +16,9 @@ import { createDomainBlock } from "../../src/services/domain-blocks.ts";
 import { findAccountByUri } from "../../src/storage/accounts.ts";
 import { findEmojiByShortcode } from "../../src/storage/custom-emojis.ts";
 import { setSuspension } from "../../src/storage/remote-accounts.ts";
+
+const tinyPng = (r: number) =>
+  sharp({ create: { width: 8, height: 8, channels: 4, background: { r, g: 10, b: 10, alpha: 1 } } }).png().toBuffer();
 
 const BIO = '<p>Birds &amp; <a href="https://birds.example/">birds</a><script>alert(1)</script></p>';
 const FIELD = '<a href="https://bob.example/" rel="me">bob.example</a><iframe src="x"></iframe>';
@@ -51,6 +57,8 @@ test("resolveAccountByUri stores every field of the actor, and its moved-to targ
       movedTo: carol.id,
     },
   });
+
+  remote.serveFile("/emoji/blobcat.png", await tinyPng(200), "image/png");
 
   const before = s.app.now();
   const a = await resolveAccountByUri(s.app, bob.id);
@@ -105,16 +113,22 @@ test("resolveAccountByUri stores every field of the actor, and its moved-to targ
   assert.ok(emoji);
   assert.equal(emoji.remoteUrl, `${o}/emoji/blobcat.png`);
   assert.equal(emoji.uri, `${o}/emojis/1`);
+  // The image is copied by a job; until then the emoji is not shown (clients never hot-link).
   assert.equal(emoji.file, null);
-
-  // The API shows it as Mastodon would.
   const viewer = await s.user("alice");
+  assert.deepEqual((await s.api(viewer, "GET", `/api/v1/accounts/${a.id}`)).emojis, []);
+  await s.drainJobs();
+  const copied = findEmojiByShortcode(s.app.db, "blobcat", remote.domain)!;
+  assert.match(copied.file ?? "", /^emojis\/.+\.png$/);
+
+  // The API shows it as Mastodon would, from our copy.
   const api = await s.api(viewer, "GET", `/api/v1/accounts/${a.id}`);
   assert.equal(api.acct, `bob@${remote.domain}`);
   assert.equal(api.bot, true);
   assert.equal(api.avatar, `${o}/media/bob.png`);
   assert.equal(api.moved.id, c.id);
-  assert.deepEqual(api.emojis, [{ shortcode: "blobcat", url: `${o}/emoji/blobcat.png`, static_url: `${o}/emoji/blobcat.png`, visible_in_picker: false }]);
+  const local = `${s.app.baseUrl}/system/${copied.file}`;
+  assert.deepEqual(api.emojis, [{ shortcode: "blobcat", url: local, static_url: local.replace(/\.png$/, "_static.png"), visible_in_picker: false }]);
 });
 
 test("a known account is not refetched unless refresh; refresh applies changes and new emoji images", async (t) => {
@@ -123,8 +137,13 @@ test("a known account is not refetched unless refresh; refresh applies changes a
   t.after(() => Promise.all([s.close(), remote.close()]));
   const emoji = (url: string, updated: string) => [{ type: "Emoji", name: ":wave:", updated, icon: { type: "Image", url } }];
   const bob = remote.actor("bob", { extra: { name: "Bob :wave:", tag: emoji(`${remote.origin}/e/1.png`, "2024-01-01T00:00:00Z") } });
+  remote.serveFile("/e/1.png", await tinyPng(10), "image/png");
+  remote.serveFile("/e/2.png", await tinyPng(250), "image/png");
   const first = await resolveAccountByUri(s.app, bob.id);
   assert.ok(first);
+  await s.drainJobs();
+  const firstCopy = findEmojiByShortcode(s.app.db, "wave", remote.domain)!.file!;
+  assert.ok(existsSync(join(s.app.mediaDir, firstCopy)));
   const fetches = () => remote.requests.filter((r) => r.path === "/users/bob").length;
   assert.equal(fetches(), 1);
 
@@ -141,6 +160,12 @@ test("a known account is not refetched unless refresh; refresh applies changes a
   assert.equal(refreshed?.locked, true);
   assert.equal(fetches(), 2);
   assert.equal(findEmojiByShortcode(s.app.db, "wave", remote.domain)?.remoteUrl, `${remote.origin}/e/2.png`);
+  // The new image replaces our copy of the old one.
+  await s.drainJobs();
+  const secondCopy = findEmojiByShortcode(s.app.db, "wave", remote.domain)!.file!;
+  assert.notEqual(secondCopy, firstCopy);
+  assert.ok(existsSync(join(s.app.mediaDir, secondCopy)));
+  assert.equal(existsSync(join(s.app.mediaDir, firstCopy)), false);
   // The handle was verified a moment ago: the refresh did not ask WebFinger again.
   assert.equal(remote.requests.filter((r) => r.path.startsWith("/.well-known/webfinger")).length, 1);
 });

@@ -105,7 +105,7 @@ test("private addresses are refused before any byte is sent", async (t) => {
   const peer = await startPeer(t);
   const app = fakeApp(false);
   t.after(() => closeHttpAgents(app));
-  for (const host of ["127.0.0.1", "localhost", "[::1]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "10.0.0.1", "169.254.169.254"]) {
+  for (const host of ["127.0.0.1", "localhost", "site.localhost", "a.b.LOCALHOST.", "[::1]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "10.0.0.1", "169.254.169.254"]) {
     const err = await refusal(safeFetch(app, `http://${host}:${peer.port}/hello`, { timeoutMs: 2000 }));
     assert.equal(err.kind, "private-address", `${host}: ${err.message}`);
   }

@@ -35,6 +35,8 @@ export interface FakeRemote {
   actor(username: string, opts?: { type?: string; locked?: boolean; sharedInbox?: boolean; extra?: Record<string, unknown> }): FakeActor;
   /** Serves a JSON document at `path` (an AP object); `null` removes it (404), a number answers that status. */
   serve(path: string, doc: Record<string, unknown> | null | number): void;
+  /** Serves raw bytes at `path` (an image, a web page) with this Content-Type. */
+  serveFile(path: string, body: Buffer | string, contentType: string): void;
   /** Everything POSTed to any inbox, in arrival order. */
   received: Delivery[];
   /** Status an inbox answers a POST with (recorded in `received` either way); default 202. */
@@ -115,6 +117,7 @@ const AS = "https://www.w3.org/ns/activitystreams";
 /** `connections`: close kept-alive connections without saying so (closing-connections.ts). */
 export async function startFakeRemote(opts: { connections?: ClosingMode } = {}): Promise<FakeRemote> {
   const docs = new Map<string, Record<string, unknown> | number>();
+  const files = new Map<string, { body: Buffer; type: string }>();
   const actors = new Map<string, FakeActor>();
   const received: Delivery[] = [];
   const requests: FakeRemote["requests"] = [];
@@ -165,6 +168,11 @@ export async function startFakeRemote(opts: { connections?: ClosingMode } = {}):
     // Actors are served live from actor.doc, so a test may replace or edit it.
     const actorAt = [...actors.values()].find((a) => new URL(a.id).pathname === url.pathname);
     if (actorAt && !docs.has(url.pathname)) return send(200, actorAt.doc);
+    const file = files.get(url.pathname);
+    if (file) {
+      res.writeHead(200, { "content-type": file.type, "content-length": file.body.length });
+      return res.end(file.body);
+    }
     const doc = docs.get(url.pathname);
     if (doc === undefined) return send(404, { error: "Not found" }, "application/json");
     if (typeof doc === "number") return send(doc);
@@ -225,6 +233,9 @@ export async function startFakeRemote(opts: { connections?: ClosingMode } = {}):
     serve(path, doc) {
       if (doc === null) docs.delete(path);
       else docs.set(path, doc);
+    },
+    serveFile(path, body, contentType) {
+      files.set(path, { body: Buffer.from(body), type: contentType });
     },
     waitFor(pred, timeoutMs = 10_000) {
       const found = received.find(pred);

@@ -88,17 +88,19 @@ const MAY_IMPORT: Record<string, string[]> = {
   storage: ["db", "lib"],
   media: ["lib"],
   jobs: ["db", "lib"],
+  // The search indexes (src/search/DESIGN.md): their tables' reads and writes, below services.
+  search: ["storage", "db", "lib"],
   // The in-process event bus (streaming/DESIGN.md): services publish, streaming subscribes.
   events: ["db", "lib"],
-  services: ["storage", "db", "lib", "config", "media", "net", "federation", "events"],
+  services: ["storage", "db", "lib", "config", "media", "net", "federation", "events", "search"],
   serializers: ["storage", "lib", "media"],
-  federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers"],
+  federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers", "search"],
   // Federation's HTTP surface (routes, and register.ts which also registers its jobs).
   "federation/routes": ["federation", "services", "storage", "db", "lib", "net", "http"],
   // Web Push delivery (push/DESIGN.md): beside federation, below the job handlers; it calls
   // services only for the push rules (push-notify) and renders the sender with serializers.
   push: ["services", "serializers", "storage", "db", "lib", "net", "federation", "jobs", "workers", "config"],
-  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "push"],
+  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search", "push"],
   // Live streams: connections, subscriptions and delivery, fed by the bus.
   streaming: ["events", "services", "serializers", "lib", "config"],
   http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "streaming"],
@@ -159,6 +161,8 @@ test("lib imports only lib/ and errors.ts", () => {
 test("services reach federation only through outbox hooks and services/remote-lookup.ts", () => {
   const doors = (e: Edge) =>
     e.to === "federation/outbox/hooks.ts" ||
+    // Preview cards fetch web pages through the one guarded HTTP client (no federation logic).
+    (e.from === "services/preview-cards.ts" && e.to === "federation/net/safe-fetch.ts") ||
     (e.from === "services/remote-lookup.ts" && (e.to.startsWith("federation/resolve/") || e.to === "federation/net/safe-fetch.ts" || e.to === "federation/types.ts"));
   assert.equal(show(edges.filter((e) => e.from.startsWith("services/") && e.to.startsWith("federation/") && !doors(e))), "");
 });

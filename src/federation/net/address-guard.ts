@@ -67,6 +67,19 @@ export class AddressRefused extends Error {
 const DNS_TIMEOUT_MS = 5_000;
 
 /**
+ * `localhost` and `*.localhost` are loopback without asking DNS (RFC 6761 §6.3, as browsers and
+ * curl do); like any loopback address they are refused unless private addresses are allowed.
+ * Tests and local set-ups use them for sites the linkifier must see as host names.
+ */
+const LOCALHOST_NAME = /(^|\.)localhost\.?$/i;
+
+function localhostLookup(_host: string, o: { family?: number }, cb: (err: NodeJS.ErrnoException | null, a: LookupAddress[]) => void): void {
+  const v4 = { address: "127.0.0.1", family: 4 };
+  const v6 = { address: "::1", family: 6 };
+  queueMicrotask(() => cb(null, o.family === 6 ? [v6] : o.family === 4 ? [v4] : [v4, v6]));
+}
+
+/**
  * A `lookup` for node:net that drops private candidates (unless allowed) and keeps at most two
  * addresses per family (AP §14). Fails when nothing is left.
  */
@@ -83,7 +96,9 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       const first = found[0];
       callback(null, first.address, first.family);
     };
-    dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses) => {
+    const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : (options.family ?? 0);
+    const resolve = LOCALHOST_NAME.test(hostname) ? localhostLookup : dnsLookup;
+    resolve(hostname, { all: true, family }, (err, addresses) => {
       if (err) return finish(new AddressRefused("dns", `DNS lookup of ${hostname} failed: ${err.code ?? err.message}`));
       const allowed = allowPrivate ? addresses : addresses.filter((a) => !isPrivateAddress(a.address));
       if (allowed.length === 0) {

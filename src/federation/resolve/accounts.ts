@@ -2,6 +2,7 @@
 import type { App } from "../../app.ts";
 import type { Id } from "../../lib/ids.ts";
 import { inTx } from "../../db/db.ts";
+import { AUTHOR_JOB } from "../../search/status-index.ts";
 import { type Account, type NewAccount, findAccountById, findAccountByHandle, findAccountByUri, insertAccount, updateAccount } from "../../storage/accounts.ts";
 import { findAccountByPublicKeyId, findAccountByUrl, findSuspensionOrigin, setSuspension } from "../../storage/remote-accounts.ts";
 import { domainPolicy, isSuspendedDomain } from "../domain-policy.ts";
@@ -13,6 +14,7 @@ import { type ActorKey, isActorDocument, listActorKeys, parseApActor, parseHandl
 import { asArray, hostOf, httpUrl, idOf, isObject, sameOrigin, str } from "../parse/common.ts";
 import { type ApObject, FederationError } from "../types.ts";
 import { upsertRemoteEmojis } from "./emojis.ts";
+import { enqueueAccountImagesCache } from "../../media/remote-cache-jobs.ts";
 import { webfinger } from "./webfinger-client.ts";
 
 const DAY = 86_400_000;
@@ -104,6 +106,8 @@ export function upsertRemoteAccount(app: App, actor: ParsedActor, domain: string
     if (known) {
       id = known.id;
       updateAccount(app.db, id, patch);
+      // Opted in or out of search (`indexable`): its public posts' index entries follow.
+      if (known.indexable !== actor.indexable) app.jobs.enqueue(AUTHOR_JOB, { accountId: id });
       // The peer's own suspension (AP §3.2) comes and goes with its document; ours stays.
       if (actor.suspended && known.suspendedAt === null) setSuspension(app.db, id, now, "remote");
       else if (!actor.suspended && known.suspendedAt !== null && findSuspensionOrigin(app.db, id) === "remote") setSuspension(app.db, id, null, null);
@@ -116,7 +120,10 @@ export function upsertRemoteAccount(app: App, actor: ParsedActor, domain: string
       if (actor.suspended) setSuspension(app.db, id, now, "remote");
     }
     upsertRemoteEmojis(app, d, actor.emojis);
-    return findAccountById(app.db, id)!;
+    const saved = findAccountById(app.db, id)!;
+    // A copy of a new or changed avatar or header (the one of the old image was dropped above).
+    if ((saved.avatarRemoteUrl && !saved.avatarFile) || (saved.headerRemoteUrl && !saved.headerFile)) enqueueAccountImagesCache(app, id);
+    return saved;
   });
 }
 

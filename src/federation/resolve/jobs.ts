@@ -6,6 +6,7 @@ import { listStaleRemoteAccounts, touchAccountFetched } from "../../storage/remo
 import { resolveAccountByUri } from "./accounts.ts";
 import { ACCOUNT_COUNTS_JOB, refreshAccountCounts } from "./account-counts.ts";
 import { FEATURED_TAGS_SYNC_JOB, syncFeaturedTags } from "./featured-tags.ts";
+import { EMOJI_FETCH_JOB, handleEmojiFetch } from "./emoji-files.ts";
 
 const DAY = 86_400_000;
 /** How often the task looks for stale accounts, and how many it refreshes per run. */
@@ -33,6 +34,8 @@ export async function refreshStaleAccounts(app: App): Promise<number> {
 export function registerResolveJobs(app: App): void {
   app.jobs.register(ACCOUNT_COUNTS_JOB, refreshAccountCounts);
   app.jobs.register(FEATURED_TAGS_SYNC_JOB, syncFeaturedTags);
+  // Emoji images wait on peers and the image worker: the media queue, as remote media.
+  app.jobs.register(EMOJI_FETCH_JOB, handleEmojiFetch, { queue: "media" });
   app.jobs.every("accounts.refresh", EVERY_MS, async (a) => {
     await refreshStaleAccounts(a);
   });

@@ -4,9 +4,9 @@
 import type { H3Event } from "h3";
 import type { App } from "../../app.ts";
 import { esc, htmlPage, newNonce } from "../../http/html/layout.ts";
-import { mediaUrl } from "../../lib/urls.ts";
 import type { Account } from "../../storage/accounts.ts";
 import type { Status } from "../../storage/statuses.ts";
+import { storedImageUrl } from "../serializers/actor.ts";
 
 const STYLE = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f4f8;color:#1c1c24}
@@ -35,7 +35,7 @@ function shell(o: { title: string; alternate: string; body: string; nonce: strin
 }
 
 function authorHeader(app: App, a: Account, heading: "h1" | "p"): string {
-  const avatar = a.avatarFile ? `<img src="${esc(mediaUrl(app.baseUrl, a.avatarFile))}" alt="">` : "";
+  const avatar = a.avatarFile ? `<img src="${esc(storedImageUrl(app, a.avatarFile))}" alt="">` : "";
   const name = `<${heading} class="name">${esc(a.displayName || a.username)}</${heading}>`;
   return `<header>${avatar}<div>${name}<p class="handle">${esc(handleOf(app, a))}</p></div></header>`;
 }

@@ -2,7 +2,11 @@
 import type { App } from "../../app.ts";
 import { readTx } from "../../db/db.ts";
 import { uniqueHashtags } from "../../lib/tags.ts";
-import { localActorUrls, mediaUrl, tagUrl } from "../../lib/urls.ts";
+import { localActorUrls, tagUrl } from "../../lib/urls.ts";
+import { mediaStore } from "../../media/store.ts";
+
+/** The public URL of a stored profile image (the HTML profile page shows the avatar too). */
+export const storedImageUrl = (app: App, file: string) => mediaStore(app).url(file);
 import { scanShortcodes } from "../../lib/shortcodes.ts";
 import { type Account, findAccountById } from "../../storage/accounts.ts";
 import { findProfileSettings } from "../../storage/account-profile.ts";
@@ -73,8 +77,8 @@ export function renderActor(app: App, a: Account): ApObject {
   doc.tag = suspended ? [] : tagsOf(app, a);
   doc.attachment = suspended ? [] : a.fields.map((f) => ({ type: "PropertyValue", name: f.name, value: f.value }));
   doc.endpoints = { sharedInbox: a.sharedInboxUrl ?? urls.sharedInboxUrl };
-  if (!suspended && a.avatarFile) doc.icon = image(mediaUrl(app.baseUrl, a.avatarFile), a.avatarContentType);
-  if (!suspended && a.headerFile) doc.image = image(mediaUrl(app.baseUrl, a.headerFile), a.headerContentType);
+  if (!suspended && a.avatarFile) doc.icon = image(mediaStore(app).url(a.avatarFile), a.avatarContentType);
+  if (!suspended && a.headerFile) doc.image = image(mediaStore(app).url(a.headerFile), a.headerContentType);
   if (!suspended && a.movedToAccountId) {
     const target = findAccountById(app.db, a.movedToAccountId);
     if (target) doc.movedTo = target.uri;

@@ -1,7 +1,7 @@
 // Custom emojis as `Emoji` objects (AP §4.4): in the `tag` of notes and actors, and at
 // `/emojis/:id` where peers may dereference their id.
 import type { App } from "../../app.ts";
-import { mediaUrl } from "../../lib/urls.ts";
+import { mediaStore } from "../../media/store.ts";
 import { type CustomEmoji, findEmojisByShortcodes } from "../../storage/custom-emojis.ts";
 import type { ApObject } from "../types.ts";
 import { apTime } from "./context.ts";
@@ -9,7 +9,7 @@ import { apTime } from "./context.ts";
 export const emojiUri = (app: App, e: CustomEmoji) => (e.domain === null ? `${app.baseUrl}/emojis/${e.id}` : (e.uri ?? ""));
 
 export function toApEmoji(app: App, e: CustomEmoji): ApObject {
-  const url = e.file ? mediaUrl(app.baseUrl, e.file) : (e.remoteUrl ?? "");
+  const url = e.file ? mediaStore(app).url(e.file) : (e.remoteUrl ?? "");
   const icon: ApObject = { type: "Image", mediaType: e.contentType ?? "image/png", url };
   return { id: emojiUri(app, e), type: "Emoji", name: `:${e.shortcode}:`, updated: apTime(e.updatedAt), icon };
 }

@@ -6,6 +6,7 @@ import type { Router } from "../../../../http/router.ts";
 import { toApiStatus, toApiStatuses } from "../../../../serializers/status.ts";
 import { toApiStatusEdits, toApiStatusSource } from "../../../../serializers/status-edit.ts";
 import { toApiScheduledStatus } from "../../../../serializers/scheduled-status.ts";
+import { requestRemoteMediaCopy } from "../../../../services/remote-media-requests.ts";
 import { scheduleStatus } from "../../../../services/scheduled-statuses.ts";
 import { getStatusContext } from "../../../../services/status-context.ts";
 import { editStatus, listRevisions } from "../../../../services/status-edits.ts";
@@ -90,6 +91,7 @@ export function registerStatusesRoutes(app: App, r: Router): void {
     const viewer = optionalUser(app, event, ...READ);
     const status = requireVisibleStatus(app, viewer?.account.id ?? null, getRouterParam(event, "id"));
     cachePublicIfAnonymous(event, !!viewer);
+    if (viewer) requestRemoteMediaCopy(app, status);
     return toApiStatus(app, status, viewer?.account.id ?? null);
   });
 

@@ -1,0 +1,194 @@
+import { writeFile } from "node:fs/promises";
+import type { App } from "../app.ts";
+import { tx } from "../db/db.ts";
+import { FetchError, safeFetch } from "./net/safe-fetch.ts";
+import { mediaRejected } from "./remote-media.ts";
+import { randomToken } from "../lib/crypto.ts";
+import type { Id } from "../lib/ids.ts";
+import { stillName } from "../media/files.ts";
+import { sniffImageFormat } from "../media/image-types.ts";
+import { ensureStagingDir, newStagedPath, removeStaged } from "../media/staging.ts";
+import { mediaStore } from "../media/store.ts";
+
+export { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB, REMOTE_MEDIA_QUEUE } from "../media/remote-cache-jobs.ts";
+import { sniffUploadType } from "../media/upload-types.ts";
+import { type Account, findAccountById } from "../storage/accounts.ts";
+import { findMediaByStatusIds, type MediaAttachment } from "../storage/media-attachments.ts";
+import { findMediaById } from "../storage/media-uploads.ts";
+import { type CacheEntry, dropCacheEntry, findCacheEntry, insertCacheEntry, showCachedAttachment, showCachedProfileImage } from "../storage/remote-media-cache.ts";
+import type { ProfileImageResult } from "../workers/image-tasks.ts";
+import type { MediaImageResult, ThumbnailResult } from "../workers/media-tasks.ts";
+
+// Local copies of remote media (issue 10 part 6), made by jobs (media/remote-cache-jobs.ts)
+// so that clients never hot-link other servers. The file is fetched with the federation's safe
+// fetch (no private addresses, size and time limits), checked from its bytes, and processed by
+// the same image worker tasks as uploads (metadata stripped, previews, blurhash). Copies live in
+// the media store under cache/ and are listed in remote_media_cache for pruning
+// (services/remote-media-prune.ts). A file that cannot be fetched or decoded is left at its
+// origin: the entity keeps showing remote_url.
+
+const FETCH_TIMEOUT_MS = 30_000;
+
+/** Fetches a remote file; undefined (logged by safeFetch) when it is unreachable, refused or too big. */
+async function download(app: App, url: string): Promise<Buffer | undefined> {
+  try {
+    const res = await safeFetch(app, url, { maxBytes: app.config.maxImageBytes, timeoutMs: FETCH_TIMEOUT_MS, headers: { accept: "image/*" } });
+    if (res.status !== 200 || res.body.length === 0) {
+      app.log.info("remote media not cached", { url, status: res.status });
+      return undefined;
+    }
+    return res.body;
+  } catch (err) {
+    if (err instanceof FetchError) return undefined;
+    throw err;
+  }
+}
+
+/** Runs an image task on a downloaded file in the staging area; the input is removed after. */
+async function withStaged<T>(app: App, data: Buffer, fn: (input: string, outputPrefix: string) => Promise<T>): Promise<T> {
+  await ensureStagingDir(app);
+  const input = newStagedPath(app);
+  await writeFile(input, data);
+  try {
+    return await fn(input, `${input}-`);
+  } finally {
+    await removeStaged([input]);
+  }
+}
+
+const ext = (p: string) => p.slice(p.lastIndexOf(".") + 1);
+
+/**
+ * Copies one remote attachment: an image whole (original and small preview), anything else
+ * (video, audio: no transcoding here yet) by its preview image only. True when a copy is shown.
+ */
+export async function cacheRemoteAttachment(app: App, m: MediaAttachment): Promise<boolean> {
+  if (!m.remoteUrl || m.file || m.thumbnailFile) return false;
+  const source = m.type === "image" ? m.remoteUrl : m.thumbnailRemoteUrl;
+  if (!source) return false;
+  const data = await download(app, source);
+  if (!data || !sniffUploadType(data)) return false;
+  const folder = `cache/media_attachments/${randomToken(12)}`;
+  const store = mediaStore(app);
+  let show: Parameters<typeof showCachedAttachment>[1];
+  let files: string[];
+  let bytes: number;
+  if (m.type === "image") {
+    const r = await withStaged(app, data, (input, outputPrefix) => app.pool.run<MediaImageResult>("processMediaImage", { input, outputPrefix }));
+    if (!r.ok) return false;
+    files = [`${folder}/original.${ext(r.original.path)}`, `${folder}/small.${ext(r.small.path)}`];
+    try {
+      await store.putFile(files[0], r.original.path, r.original.contentType);
+      await store.putFile(files[1], r.small.path, r.small.contentType);
+    } catch (err) {
+      await store.remove(files);
+      await removeStaged([r.original.path, r.small.path]);
+      throw err;
+    }
+    bytes = r.original.size + r.small.size;
+    show = {
+      id: m.id,
+      sourceUrl: m.remoteUrl,
+      file: files[0],
+      smallFile: files[1],
+      thumbnailFile: null,
+      fileSize: r.original.size,
+      blurhash: r.blurhash,
+      small: { width: r.small.width, height: r.small.height },
+    };
+  } else {
+    const r = await withStaged(app, data, (input, outputPrefix) => app.pool.run<ThumbnailResult>("processMediaThumbnail", { input, outputPrefix }));
+    if (!r.ok) return false;
+    files = [`${folder}/thumbnail.jpg`];
+    try {
+      await store.putFile(files[0], r.thumbnail.path, r.thumbnail.contentType);
+    } catch (err) {
+      await store.remove(files);
+      await removeStaged([r.thumbnail.path]);
+      throw err;
+    }
+    bytes = r.thumbnail.size;
+    show = { id: m.id, sourceUrl: m.remoteUrl, file: null, smallFile: null, thumbnailFile: files[0], fileSize: null, blurhash: r.blurhash, small: null };
+  }
+  const entry: CacheEntry = { kind: "attachment", ownerId: m.id, sourceUrl: source, files, bytes, cachedAt: app.now() };
+  const shown = tx(app.db, () => {
+    if (!showCachedAttachment(app.db, show)) return false;
+    insertCacheEntry(app.db, entry);
+    return true;
+  });
+  // The row changed meanwhile (deleted, edited away, copied by another run): nothing shows these.
+  if (!shown) await store.remove(files);
+  return shown;
+}
+
+/** Copies the current attachments of a remote status that have no copy yet. */
+export async function cacheStatusMedia(app: App, statusId: Id): Promise<number> {
+  const media = findMediaByStatusIds(app.db, [statusId]).get(statusId) ?? [];
+  const author = media.length ? findAccountById(app.db, media[0].accountId) : undefined;
+  if (!author || author.domain === null || author.suspendedAt !== null || mediaRejected(app, author)) return 0;
+  let copied = 0;
+  for (const m of media) {
+    // Re-read: an earlier copy of this status may have taken long.
+    const row = findMediaById(app.db, m.id);
+    if (row && (await cacheRemoteAttachment(app, row))) copied++;
+  }
+  return copied;
+}
+
+const PROFILE_SIZES = { avatar: { width: 400, height: 400 }, header: { width: 1500, height: 500 } } as const;
+
+/** Copies a remote account's avatar or header (resized as local ones). True when a copy is shown. */
+export async function cacheProfileImage(app: App, account: Account, kind: "avatar" | "header"): Promise<boolean> {
+  const source = kind === "avatar" ? account.avatarRemoteUrl : account.headerRemoteUrl;
+  const current = kind === "avatar" ? account.avatarFile : account.headerFile;
+  if (account.domain === null || !source || current) return false;
+  // A copy of the image the account showed before: it is replaced.
+  const old = findCacheEntry(app.db, kind, account.id);
+  if (old) {
+    tx(app.db, () => dropCacheEntry(app.db, old));
+    await mediaStore(app).remove(old.files);
+  }
+  const data = await download(app, source);
+  if (!data || !sniffImageFormat(data)) return false;
+  let result: ProfileImageResult;
+  try {
+    result = await app.pool.run<ProfileImageResult>("processProfileImage", { data: new Uint8Array(data), ...PROFILE_SIZES[kind] });
+  } catch (err) {
+    app.log.info("remote profile image not cached", { url: source, err: err instanceof Error ? err.message : String(err) });
+    return false;
+  }
+  const store = mediaStore(app);
+  const file = `cache/accounts/${kind}s/${account.id}/${randomToken(12)}.${result.main.ext}`;
+  const files = [file];
+  try {
+    await store.putData(file, result.main.data, result.main.contentType);
+    if (result.still) {
+      const still = stillName(file, result.main.contentType)!;
+      files.push(still);
+      await store.putData(still, result.still.data, result.still.contentType);
+    }
+  } catch (err) {
+    await store.remove(files);
+    throw err;
+  }
+  const bytes = result.main.data.length + (result.still?.data.length ?? 0);
+  const shown = tx(app.db, () => {
+    if (!showCachedProfileImage(app.db, { kind, accountId: account.id, sourceUrl: source, file, contentType: result.main.contentType })) return false;
+    insertCacheEntry(app.db, { kind, ownerId: account.id, sourceUrl: source, files, bytes, cachedAt: app.now() });
+    return true;
+  });
+  if (!shown) await store.remove(files);
+  return shown;
+}
+
+/** Copies a remote account's avatar and header where it has none yet. */
+export async function cacheAccountImages(app: App, accountId: Id): Promise<number> {
+  const account = findAccountById(app.db, accountId);
+  if (!account || account.domain === null || account.suspendedAt !== null || mediaRejected(app, account)) return 0;
+  let copied = 0;
+  for (const kind of ["avatar", "header"] as const) {
+    const fresh = findAccountById(app.db, accountId);
+    if (fresh && (await cacheProfileImage(app, fresh, kind))) copied++;
+  }
+  return copied;
+}

@@ -1,0 +1,80 @@
+// Full-text status search for GET /api/v2/search (Mastodon's StatusesSearchService): the
+// query language parsed and run on the status index (src/search/), then Mastodon's StatusFilter
+// on what it found (blocks either way, mutes, domain blocks, visibility). Newest first.
+import type { App } from "../app.ts";
+import { readTx } from "../db/db.ts";
+import type { Id } from "../lib/ids.ts";
+import { normalizeLanguage } from "../lib/status-text.ts";
+import { parseSearchQuery } from "../search/query-parser.ts";
+import { compileStatusQuery, matchExpression, metaMatch, narrow } from "../search/status-query.ts";
+import { hiddenWords, inSearchScope, matchStatusIds } from "../search/status-search.ts";
+import { authorWord } from "../search/tokens.ts";
+import { type Account, findAccountByHandle } from "../storage/accounts.ts";
+import { findStatusesByIds, type Status } from "../storage/statuses.ts";
+import { parseAcct } from "./account-lookup.ts";
+import { filterVisibleStatuses } from "./status-filter.ts";
+
+export interface StatusSearchOptions {
+  limit: number;
+  offset: number;
+  /** Only by this author (Mastodon turns it into `from:`). */
+  accountId?: Id;
+  minId?: Id;
+  maxId?: Id;
+}
+
+/**
+ * At most this many index hits are examined for one page: a query whose hits the viewer may
+ * almost never see (an author blocked en masse) ends with a short page instead of a long scan.
+ */
+const MAX_EXAMINED = 2000;
+
+/** `from:` value → a known account's id (`alice`, `@alice`, `alice@domain`); null otherwise. */
+function accountIdOf(app: App, value: string): Id | null {
+  const acct = parseAcct(app, value);
+  return acct ? (findAccountByHandle(app.db, acct.username, acct.domain)?.id ?? null) : null;
+}
+
+/** Statuses matching `q` that the viewer may search and see, newest first. */
+export function searchStatuses(app: App, viewer: Account, q: string, opts: StatusSearchOptions): Status[] {
+  if (opts.limit <= 0) return [];
+  const query = compileStatusQuery(parseSearchQuery(q), {
+    viewerId: viewer.id,
+    resolveAccount: (v) => accountIdOf(app, v),
+    languageCode: (v) => normalizeLanguage(v) ?? v,
+  });
+  if (opts.accountId) {
+    query.must.push(metaMatch(authorWord(opts.accountId)));
+    query.constrained = true;
+  }
+  if (opts.minId) narrow(query, { from: BigInt(opts.minId) + 1n, to: query.range.to });
+  if (opts.maxId) narrow(query, { from: query.range.from, to: BigInt(opts.maxId) });
+  if (query.impossible || !query.constrained || query.range.from >= query.range.to) return [];
+
+  return readTx(app.db, () => {
+    const match = matchExpression(query, viewer.id, hiddenWords(app.db, viewer.id, app.now()));
+    const out: Status[] = [];
+    let skip = opts.offset;
+    let to = query.range.to;
+    let examined = 0;
+    // The first round asks for about one page (most hits are shown), later ones for more.
+    let batch = Math.min(200, opts.offset + opts.limit + 5);
+    while (out.length < opts.limit && examined < MAX_EXAMINED) {
+      const ids = matchStatusIds(app.db, match, { from: query.range.from, to }, batch);
+      if (ids.length === 0) break;
+      examined += ids.length;
+      to = BigInt(ids[ids.length - 1]);
+      const wanted = ids.filter((id) => !query.excluded.some((r) => BigInt(id) >= r.from && BigInt(id) < r.to));
+      const inScope = wanted.length ? inSearchScope(app.db, viewer.id, wanted, query.scope) : new Set<Id>();
+      const found = findStatusesByIds(app.db, [...inScope]);
+      const candidates = wanted.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+      for (const s of filterVisibleStatuses(app, viewer.id, candidates)) {
+        if (skip > 0) skip--;
+        else if (out.length < opts.limit) out.push(s);
+      }
+      if (ids.length < batch) break;
+      batch = Math.min(200, batch * 2);
+    }
+    return out;
+  });
+}
