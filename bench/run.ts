@@ -3,7 +3,7 @@
 // loads each target with autocannon and checks the scenario's budgets. Results go to
 // bench/results/<timestamp>-<scenario>.json and latest-<scenario>.json. Not part of npm test.
 import { spawnSync } from "node:child_process";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,12 +24,13 @@ import { inbox, inboxIntake } from "./scenarios/inbox.ts";
 import { media } from "./scenarios/media.ts";
 import { social } from "./scenarios/social.ts";
 import { scheduled } from "./scenarios/scheduled.ts";
+import { push } from "./scenarios/push.ts";
 import { search } from "./scenarios/search.ts";
 import { trends } from "./scenarios/trends.ts";
 import { streaming } from "./scenarios/streaming.ts";
 import { admin } from "./scenarios/admin.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, search, admin, trends };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, search, admin, trends, push };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which
@@ -161,6 +162,8 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
       await closeApp(app);
     }
 
+    // The 1-minute load average: the machine is shared, and other work skews the figures.
+    const loadAtStart = loadavg()[0];
     const server = await startServerProcess({ args: serverArgs(dataDir, port), env: serverEnv(s.serverEnv) });
     let targets: TargetResult[] = [];
     const metrics: Metric[] = [];
@@ -191,7 +194,7 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
       connections,
       seconds,
       trials,
-      machine: { node: process.version, platform: process.platform, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "" },
+      machine: { node: process.version, platform: process.platform, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "", loadAvg: { start: loadAtStart, end: loadavg()[0] } },
       ...summary,
       checks: s.checks(summary),
     };

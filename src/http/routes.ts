@@ -28,6 +28,8 @@ import { registerTimelinesRoutes } from "./routes/api/v1/timelines.ts";
 import { registerAccountStatusesRoutes } from "./routes/api/v1/account-statuses.ts";
 import { registerListsRoutes } from "./routes/api/v1/lists.ts";
 import { registerMarkersRoutes } from "./routes/api/v1/markers.ts";
+import { registerPushSubscriptionRoutes } from "./routes/api/v1/push-subscription.ts";
+import { registerWebPushSubscriptionRoutes } from "./routes/api/web/push-subscriptions.ts";
 import { registerConversationsRoutes } from "./routes/api/v1/conversations.ts";
 import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
 import { registerScheduledStatusesRoutes } from "./routes/api/v1/scheduled-statuses.ts";
@@ -83,6 +85,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerAccountStatusesRoutes(app, r);
   registerListsRoutes(app, r);
   registerMarkersRoutes(app, r);
+  registerPushSubscriptionRoutes(app, r);
+  registerWebPushSubscriptionRoutes(app, r);
   registerConversationsRoutes(app, r);
   registerStatusesRoutes(app, r);
   registerScheduledStatusesRoutes(app, r);

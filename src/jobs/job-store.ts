@@ -109,6 +109,24 @@ export function insertJob(
   ).run({ id: BigInt(j.id), queue: j.queue, name: j.name, payload: j.payload, runAt: j.runAt, maxAttempts: j.maxAttempts, now: j.now });
 }
 
+/**
+ * Appends `item` (JSON) to the `items` array of the newest job of `name` in `queue` that became
+ * due in the last minute and was never claimed, while it holds fewer than `maxItems`. False
+ * when there is no such job. Safe against a concurrent claim: claiming is a write too, so it
+ * either committed before (attempts > 0: not chosen) or sees the appended item.
+ */
+export function appendToWaitingJob(db: DB, q: { queue: string; name: string; now: number; item: string; maxItems: number }): boolean {
+  return (
+    stmt(
+      db,
+      `UPDATE jobs SET payload = json_insert(payload, '$.items[#]', json(@item))
+       WHERE id = (SELECT id FROM jobs WHERE queue = @queue AND run_at <= @now AND run_at >= @now - 60000 AND name = @name
+                     AND attempts = 0 AND locked_until IS NULL AND json_array_length(payload, '$.items') < @max
+                   ORDER BY run_at DESC, id DESC LIMIT 1)`,
+    ).run({ queue: q.queue, name: q.name, now: q.now, item: q.item, max: q.maxItems }).changes > 0
+  );
+}
+
 /** Claims left by a runner that died are released at start. */
 export function releaseAllLeases(db: DB): void {
   stmt(db, "UPDATE jobs SET locked_until = NULL WHERE locked_until IS NOT NULL").run();

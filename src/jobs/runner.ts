@@ -3,6 +3,7 @@ import { savepoint, tx } from "../db/db.ts";
 import { PermanentJobError } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
 import {
+  appendToWaitingJob,
   buryJob,
   claimDueJobs,
   deleteJobs,
@@ -342,6 +343,12 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
     return id;
   };
 
+  const enqueueItem = (name: string, item: unknown, o: { maxItems: number; maxAttempts?: number }): void => {
+    const queue = handlers.get(name)?.queue ?? "default";
+    if (appendToWaitingJob(app.db, { queue, name, now: app.now(), item: JSON.stringify(item), maxItems: o.maxItems })) return;
+    enqueue(name, { items: [item] }, { maxAttempts: o.maxAttempts });
+  };
+
   /** Claims one ordinary job of any queue, strays included (drain runs them one at a time). */
   const claimOne = (): StoredJob | undefined => {
     const now = app.now();
@@ -357,6 +364,7 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
 
   return {
     enqueue,
+    enqueueItem,
     // A job already claimed still runs; its outcome then finds no row and changes nothing.
     cancel: (id) => deleteJobs(app.db, [id]),
     register(name, handler, o: RegisterOptions = {}) {
