@@ -6,6 +6,7 @@ import { registerServeCommand } from "./commands/serve.ts";
 import { registerTokenCommands } from "./commands/token.ts";
 import { registerUserCommands } from "./commands/user.ts";
 import { errorDetail, errorLine } from "./errors.ts";
+import { ROOST_VERSION } from "../src/version.ts";
 
 // The operator interface: /work/shared/spec/cli.md. Results go to stdout, everything else to
 // stderr; a failure is one line on stderr and a non-zero exit code.
@@ -13,6 +14,7 @@ import { errorDetail, errorLine } from "./errors.ts";
 export function buildProgram(): Command {
   const program = new Command("roost")
     .description("roost: a federated social publishing server for small instances")
+    .version(ROOST_VERSION, "-V, --version", "print roost's version")
     .option("--data-dir <dir>", "data directory: database, media, keys, config, backups (default: $ROOST_DATA_DIR, else ./data)")
     .option("--verbose", "print stack traces with errors")
     .showSuggestionAfterError()
