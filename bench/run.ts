@@ -58,7 +58,7 @@ function serverArgs(dataDir: string, port: number): string[] {
 function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("ROOST_")) env[k] = v;
-  return { ...env, ROOST_BENCH_ROUTES: "1", ROOST_LOG_LEVEL: "warn", ...extra };
+  return { ...env, ROOST_BENCH_ROUTES: "1", ROOST_LOG_LEVEL: "warn", ROOST_BACKUP_SCHEDULE: "off", ...extra };
 }
 
 /** Median of a few samples once start-up work (JIT, first GC) has settled. */

@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { type Config, isInitialised, loadConfig, startedByNpm } from "../../src/config/config.ts";
 import { createLog } from "../../src/lib/log.ts";
 import { initDataDir } from "../../src/services/init.ts";
-import { dataDirOf } from "../context.ts";
+import { dataDirOf, requireWritable } from "../context.ts";
 import { errorLine } from "../errors.ts";
 
 /** After a stop signal, connections still open this long (slow clients, streams) are cut. */
@@ -31,12 +31,16 @@ export function registerServeCommand(program: Command): void {
       // Validate ROOST_* before touching the disk, so a typo never half-initialises a dir.
       let config = loadConfig(dataDir, overrides);
       const log = createLog(config.logLevel);
+      requireWritable(dataDir);
       if (!isInitialised(dataDir)) {
         // The zero-config default: `npm start` in a fresh checkout just works, on localhost.
         initDataDir(dataDir, { domain: `localhost:${config.port}`, protocol: "http" });
         log.info("initialised data dir", { dataDir, domain: `localhost:${config.port}` });
         config = loadConfig(dataDir, overrides);
       }
+      const { backupBeforeMigrating } = await import("../../src/ops/backup-schedule.ts");
+      const backup = await backupBeforeMigrating(dataDir);
+      if (backup) log.info("backed up before migrating", { path: backup.path, pending: backup.pending });
       const { closeApp, createApp, startServer } = await import("../../src/main.ts");
       const app = createApp(config, { log });
       let running;

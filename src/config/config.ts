@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { LogLevel } from "../lib/log.ts";
+import { parseBackupSchedule } from "./backup-schedule.ts";
 
 /**
  * Typed configuration: `config.json` in the data dir (written by `roost init`), overridden by
@@ -62,6 +63,10 @@ export interface Config {
   jobsAutorun: boolean;
   /** Adds the benchmark's baseline routes (bench/run.ts); never on in production. */
   benchRoutes: boolean;
+  /** "every 24h, keep 7" or "off": see config/backup-schedule.ts. */
+  backupSchedule: string;
+  /** Bearer token for GET /metrics (Prometheus text); empty: no /metrics. */
+  metricsToken: string;
 }
 
 export class ConfigError extends Error {
@@ -105,6 +110,8 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   poolIdleMs: { kind: "int", min: 100, def: 30_000 },
   jobsAutorun: { kind: "bool", def: true },
   benchRoutes: { kind: "bool", def: false },
+  backupSchedule: { kind: "string", def: "every 24h, keep 7" },
+  metricsToken: { kind: "string", def: "" },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
@@ -188,6 +195,14 @@ export function loadConfig(
     throw new ConfigError(`invalid domain: ${JSON.stringify(cfg.domain)} (expected HOST or HOST:PORT)`);
   }
   cfg.domain = cfg.domain.toLowerCase();
+  try {
+    parseBackupSchedule(cfg.backupSchedule);
+  } catch (e) {
+    throw new ConfigError(`invalid backupSchedule: ${JSON.stringify(cfg.backupSchedule)}: ${(e as Error).message}`);
+  }
+  if (cfg.metricsToken !== "" && cfg.metricsToken.length < 16) {
+    throw new ConfigError("invalid metricsToken: use at least 16 characters (or leave it empty to turn /metrics off)");
+  }
   return cfg;
 }
 

@@ -8,6 +8,7 @@ import { handlePollEnd } from "./handlers/poll-end.ts";
 import { POLL_END_JOB } from "../services/polls.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
+import { registerBackupSchedule } from "../ops/backup-schedule.ts";
 
 const HOUR = 3600_000;
 
@@ -23,4 +24,5 @@ export function registerJobHandlers(app: App): void {
   // Notifications and the queued Update(Question): database writes only, batched in one commit.
   app.jobs.register(POLL_END_JOB, handlePollEnd, { queue: "feeds", transactional: true });
   registerFederationJobs(app);
+  registerBackupSchedule(app);
 }

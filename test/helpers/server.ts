@@ -90,7 +90,7 @@ async function startOnFreePort(opts: StartOptions): Promise<TestServer> {
     title: "Roost Test",
     ...opts.init,
   });
-  const config = loadConfig(dataDir, { logLevel: "silent", jobsAutorun: false, poolIdleMs: 2000, ...opts.config }, {});
+  const config = loadConfig(dataDir, { logLevel: "silent", jobsAutorun: false, poolIdleMs: 2000, backupSchedule: "off", ...opts.config }, {});
   const app = createApp(config, opts.logTo ? { log: createLog(config.logLevel, opts.logTo) } : {});
   let running;
   try {

@@ -93,8 +93,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers"],
   // Federation's HTTP surface (routes, and register.ts which also registers its jobs).
   "federation/routes": ["federation", "services", "storage", "db", "lib", "net", "http"],
-  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib"],
-  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config"],
+  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "ops"],
+  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "ops"],
+  // Operations (src/ops/DESIGN.md): backups, status, metrics, the admin socket.
+  ops: ["services", "storage", "db", "lib", "config", "jobs"],
   app: ["config", "db", "lib", "jobs", "workers"],
   main: ["*"],
 };
