@@ -3,6 +3,7 @@ import { registerBackupCommands } from "./commands/backup.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerMigrateCommand } from "./commands/migrate.ts";
 import { registerServeCommand } from "./commands/serve.ts";
+import { registerStatusCommand } from "./commands/status.ts";
 import { registerTokenCommands } from "./commands/token.ts";
 import { registerUserCommands } from "./commands/user.ts";
 import { errorDetail, errorLine } from "./errors.ts";
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerTokenCommands(program);
   registerBackupCommands(program);
   registerMigrateCommand(program);
+  registerStatusCommand(program);
   return program;
 }
 

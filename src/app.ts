@@ -4,6 +4,7 @@ import type { IdGenerator } from "./lib/ids.ts";
 import type { Log } from "./lib/log.ts";
 import type { Jobs } from "./jobs/jobs.ts";
 import type { WorkerPool } from "./workers/pool.ts";
+import type { Metrics } from "./ops/metrics.ts";
 
 /**
  * Everything a request, job or command needs, passed explicitly (no module-level state, so
@@ -29,4 +30,6 @@ export interface App {
    * createHttpApp. The instance documents advertise only what these routes serve.
    */
   routes: ReadonlySet<string>;
+  /** Counters for /metrics (a no-op unless `metricsToken` is set); see ops/metrics.ts. */
+  metrics: Metrics;
 }

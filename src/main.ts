@@ -18,6 +18,7 @@ import { STATUS_JSON_CACHE } from "./serializers/status.ts";
 import { StandardReasonResponse } from "./http/node-response.ts";
 import { databasePath, mediaPath } from "./services/init.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
+import { createMetrics } from "./ops/metrics.ts";
 
 export interface CreateAppOptions {
   log?: Log;
@@ -41,7 +42,8 @@ export function createApp(config: Config, opts: CreateAppOptions = {}): App {
     mediaDir: mediaPath(config.dataDir),
     cache: new Map(),
     routes: new Set(),
-  } as Omit<App, "jobs" | "pool"> as App;
+  } as Omit<App, "jobs" | "pool" | "metrics"> as App;
+  app.metrics = createMetrics(app);
   app.pool = createWorkerPool({ maxThreads: config.poolMaxThreads, idleTimeout: config.poolIdleMs, log });
   app.jobs = createJobs(app);
   registerJobHandlers(app);

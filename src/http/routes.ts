@@ -11,6 +11,7 @@ import { registerDiscoveryRoutes } from "./routes/well-known.ts";
 import { registerMediaFileRoutes } from "./routes/media-files.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
 import { registerBenchRoutes } from "./routes/bench.ts";
+import { registerMetricsRoutes } from "./routes/metrics.ts";
 import { registerNotificationsRoutes } from "./routes/api/v1/notifications.ts";
 import { registerAccountRelationshipsRoutes } from "./routes/api/v1/account-relationships.ts";
 import { registerFollowRequestsRoutes } from "./routes/api/v1/follow-requests.ts";
@@ -38,6 +39,7 @@ import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interacti
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
   registerHealthRoutes(app, r);
+  registerMetricsRoutes(app, r);
   registerOauthRoutes(app, r);
   registerAppsRoutes(app, r);
   registerAccountsSearchRoutes(app, r);

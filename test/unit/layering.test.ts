@@ -96,8 +96,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "ops"],
   http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "ops"],
   // Operations (src/ops/DESIGN.md): backups, status, metrics, the admin socket.
-  ops: ["services", "storage", "db", "lib", "config", "jobs"],
-  app: ["config", "db", "lib", "jobs", "workers"],
+  ops: ["services", "storage", "db", "lib", "config", "jobs", "media"],
+  app: ["config", "db", "lib", "jobs", "workers", "ops"],
   main: ["*"],
 };
 
