@@ -47,6 +47,8 @@ export async function seedInstance(
 
 export interface Acked {
   id: string;
+  /** The status's ActivityPub id. */
+  uri: string;
   text: string;
   /** When the request was sent and when its answer came (ms since epoch). */
   sentAt: number;
@@ -84,12 +86,12 @@ export function postingLoad(url: string, tokens: string[], opts: { loops?: numbe
           headers: { authorization: `Bearer ${tokens[n % tokens.length]}`, "content-type": "application/json" },
           body: JSON.stringify({ status: text, visibility: "public" }),
         });
-        const body = (await res.json()) as { id?: string };
+        const body = (await res.json()) as { id?: string; uri?: string };
         if (res.status !== 200 || !body.id) {
           failed++;
           continue;
         }
-        acked.push({ id: body.id, text, sentAt, ackedAt: Date.now() });
+        acked.push({ id: body.id, uri: body.uri ?? "", text, sentAt, ackedAt: Date.now() });
         for (const w of waiters.filter((w) => acked.length >= w.n)) w.resolve();
       } catch {
         failed++;
@@ -117,11 +119,12 @@ export function postingLoad(url: string, tokens: string[], opts: { loops?: numbe
   };
 }
 
-/** Runs `fn` on a read-only connection to a data dir's database. */
+/** Runs `fn` on a read-only connection to a data dir's database; integers come back as BigInt. */
 export function queryDb<T>(dataDir: string, fn: (db: Database.Database) => T): T {
   const db = new Database(databasePath(dataDir), { readonly: true, fileMustExist: true });
   try {
     db.pragma("busy_timeout = 5000");
+    db.defaultSafeIntegers(true);
     return fn(db);
   } finally {
     db.close();
