@@ -23,8 +23,12 @@ import { foundation } from "./scenarios/foundation.ts";
 import { inbox, inboxIntake } from "./scenarios/inbox.ts";
 import { social } from "./scenarios/social.ts";
 import { scheduled } from "./scenarios/scheduled.ts";
+import { coldStart100k } from "./scenarios/cold-start.ts";
+import { soak } from "./scenarios/soak.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, "cold-start": coldStart100k, soak };
+/** Run only when named: the soak takes 30 minutes. */
+const ON_REQUEST = new Set(["soak"]);
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which
@@ -42,12 +46,15 @@ const { values, positionals } = parseArgs({
     source: { type: "boolean", default: false },
     /** Runs per target (and per measurement of the federation scenarios); budgets use the median. */
     trials: { type: "string", default: "3" },
+    /** Length of the soak scenario's load. */
+    minutes: { type: "string", default: "30" },
   },
 });
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
 const connections = Number(values.connections);
 const trials = Math.max(1, Number(values.trials));
+const minutes = Math.max(1, Math.round(Number(values.minutes)));
 const mode = values.source ? "source" : "bundle";
 
 function serverArgs(dataDir: string, port: number): string[] {
@@ -159,7 +166,7 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
       ({ results: targets, loadMax } = await loadTargets(server.url, server.pid, s.targets(seed)));
       if (s.measure) {
         const sampler = sampleRss(server.pid);
-        const m = await s.measure({ url: server.url, pid: server.pid, dataDir, seed, seconds, warmup, connections, trials });
+        const m = await s.measure({ url: server.url, pid: server.pid, dataDir, seed, seconds, warmup, connections, trials, minutes });
         const maxRss = sampler.stop();
         if (maxRss !== null && (loadMax === null || maxRss > loadMax)) loadMax = maxRss;
         targets.push(...(m.targets ?? []));
@@ -188,7 +195,7 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
   }
 }
 
-const names = positionals.length ? positionals : Object.keys(SCENARIOS);
+const names = positionals.length ? positionals : Object.keys(SCENARIOS).filter((n) => !ON_REQUEST.has(n));
 for (const n of names) if (!SCENARIOS[n]) throw new Error(`unknown scenario ${n} (known: ${Object.keys(SCENARIOS).join(", ")})`);
 
 if (mode === "bundle") {

@@ -62,6 +62,8 @@ export interface MeasureContext<Seed> {
   warmup: number;
   connections: number;
   trials: number;
+  /** `--minutes`: how long the soak runs (default 30). */
+  minutes: number;
 }
 
 export interface Check {
