@@ -10,6 +10,7 @@ import { build } from "esbuild";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -109,8 +110,9 @@ export async function buildExecutable({ out = "dist/roost", quality = 6, quiet =
   const work = mkdtempSync(join(tmpdir(), "roost-exe-"));
   try {
     const app = join(work, "app");
-    await buildBundle({ outdir: app, quiet: true });
-    const groups = new Map([["app bundle", ["roost.mjs", "worker.mjs"].map((f) => ({ path: f, abs: join(app, f), mode: 0o644 }))]]);
+    checkExternals(await buildBundle({ outdir: app, quiet: true }));
+    const entries = readdirSync(app).filter((f) => f.endsWith(".mjs")).sort();
+    const groups = new Map([["app bundle", entries.map((f) => ({ path: f, abs: join(app, f), mode: 0o644 }))]]);
     for (const [g, files] of runtimePackages()) groups.set(g, files);
 
     const manifest = { format: "roost-runtime", version: "", id: "", entry: "roost.mjs", groups: [], files: [] };
@@ -193,6 +195,25 @@ export async function buildExecutable({ out = "dist/roost", quality = 6, quiet =
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The packages the bundle imports at run time must all be in EXTERNALS (their files travel in
+ * the executable); a new external in build.mjs fails the build here rather than at run time.
+ * esbuild's metafile lists each output's external imports (scanning the text would catch
+ * string literals that merely look like imports).
+ */
+function checkExternals(metafile) {
+  const builtins = new Set(builtinModules);
+  const found = new Set();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const { path: spec, external } of output.imports) {
+      if (!external || spec.startsWith("node:") || builtins.has(spec)) continue;
+      found.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
+    }
+  }
+  const missing = [...found].filter((p) => !(p in EXTERNALS));
+  if (missing.length) throw new Error(`the bundle loads ${missing.join(", ")} at run time: add it to EXTERNALS in build-exe.mjs`);
 }
 
 /** Names the runtime directory: a hash of every file's path, mode and content hash. */

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 import { getAsset, getRawAsset } from "node:sea";
 import { pathToFileURL } from "node:url";
 import { ensureRuntime, type RuntimeManifest, runtimeCacheRoot } from "./runtime-cache.ts";
@@ -26,6 +26,15 @@ async function main(): Promise<void> {
   } catch (e) {
     process.stderr.write(`error: cannot prepare roost's runtime files: ${(e as Error).message}\n`);
     process.exit(1);
+  }
+  // A child the server forked to run one of the bundle's worker entries (child_process.fork
+  // starts process.execPath, which is this executable, with the entry's path): run that entry
+  // rather than the CLI. Only with an IPC channel, and only files of the runtime directory.
+  const forked = process.argv[2];
+  if (process.send && forked && isAbsolute(forked) && forked.startsWith(dir + sep) && forked.endsWith(".mjs")) {
+    process.argv.splice(1, 1);
+    await import(pathToFileURL(forked).href);
+    return;
   }
   await import(pathToFileURL(join(dir, manifest.entry)).href);
 }
