@@ -1,6 +1,7 @@
 // `npm run build`: one-file bundle of the CLI/server (dist/roost.mjs) and of the worker-pool
-// entry (dist/worker.mjs, which piscina loads beside it). Native modules and piscina (it
-// spawns its own worker file) stay external: they come from node_modules at run time.
+// entries (dist/worker.mjs, which piscina loads beside it, and dist/process-worker.mjs, the
+// image worker process). Native modules and piscina (it spawns its own worker file) stay
+// external: they come from node_modules at run time.
 import { build } from "esbuild";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +22,7 @@ export async function buildBundle({ outdir = "dist", quiet = false } = {}) {
   const embedded = migrations();
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: { roost: "cli/roost.ts", worker: "src/workers/worker.ts" },
+    entryPoints: { roost: "cli/roost.ts", worker: "src/workers/worker.ts", "process-worker": "src/workers/process-entry.ts" },
     outdir,
     outExtension: { ".js": ".mjs" },
     bundle: true,

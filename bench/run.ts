@@ -21,12 +21,13 @@ import type { Metric, RunSummary, Scenario, Target, TargetResult } from "./scena
 import { delivery } from "./scenarios/delivery.ts";
 import { foundation } from "./scenarios/foundation.ts";
 import { inbox, inboxIntake } from "./scenarios/inbox.ts";
+import { media } from "./scenarios/media.ts";
 import { social } from "./scenarios/social.ts";
 import { scheduled } from "./scenarios/scheduled.ts";
 import { coldStart100k } from "./scenarios/cold-start.ts";
 import { soak } from "./scenarios/soak.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, "cold-start": coldStart100k, soak };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, "cold-start": coldStart100k, soak };
 /** Run only when named: the soak takes 30 minutes. */
 const ON_REQUEST = new Set(["soak"]);
 

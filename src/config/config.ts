@@ -39,6 +39,11 @@ export interface Config {
   maxImageBytes: number;
   maxStatusChars: number;
   maxMediaAttachments: number;
+  /**
+   * How long POST /api/v2/media waits for an upload's processing before answering 202 (the
+   * client then polls GET /api/v1/media/:id); 0 leaves all processing to the media job.
+   */
+  mediaSyncWaitMs: number;
   maxPollOptions: number;
   /** Poll limits beside maxPollOptions (Mastodon's PollOptionsValidator / PollExpirationValidator). */
   maxPollOptionChars: number;
@@ -93,6 +98,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   maxImageBytes: { kind: "int", min: 1024, def: 16 * 1024 * 1024 },
   maxStatusChars: { kind: "int", min: 1, max: 100000, def: 500 },
   maxMediaAttachments: { kind: "int", min: 0, max: 20, def: 4 },
+  mediaSyncWaitMs: { kind: "int", min: 0, max: 600_000, def: 10_000 },
   maxPollOptions: { kind: "int", min: 2, max: 20, def: 4 },
   maxPollOptionChars: { kind: "int", min: 1, max: 1000, def: 50 },
   minPollExpiration: { kind: "int", min: 1, def: 300 },

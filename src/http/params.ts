@@ -39,7 +39,13 @@ export function setNested(target: Obj, key: string, value: Value): void {
         cur.push(value);
         return;
       }
-      // `a[][b]=1`: Rails starts a new hash in the array when the key repeats; keep it simple.
+      // `a[][b]=1&a[][c]=2` is one hash, as in Rails: a key goes into the array's last hash
+      // unless that hash has it already, which starts a new one.
+      const lastItem: Value | undefined = cur[cur.length - 1];
+      if (isObj(lastItem) && !hasPath(lastItem, parts.slice(i + 1))) {
+        cur = lastItem;
+        continue;
+      }
       const obj: Obj = Object.create(null);
       cur.push(obj);
       cur = obj;
@@ -61,6 +67,20 @@ export function setNested(target: Obj, key: string, value: Value): void {
       return;
     }
   }
+}
+
+/**
+ * Rails' params_hash_has_key?: whether the keys lead somewhere in `obj`; a key that appends to
+ * an array (`[]`) never counts as taken.
+ */
+function hasPath(obj: Obj, parts: string[]): boolean {
+  if (parts.includes("")) return false;
+  let cur: Value = obj;
+  for (const part of parts) {
+    if (!isObj(cur) || !(part in cur)) return false;
+    cur = cur[part];
+  }
+  return true;
 }
 
 function isObj(v: unknown): v is Obj {

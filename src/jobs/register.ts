@@ -6,9 +6,11 @@ import { handleFeedMerge } from "./handlers/feed-merge.ts";
 import { handleScheduledStatusPublish } from "./handlers/scheduled-status-publish.ts";
 import { handlePollEnd } from "./handlers/poll-end.ts";
 import { POLL_END_JOB } from "../services/polls.ts";
+import { trimTagHistory } from "./handlers/tag-history-trim.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { registerBackupSchedule } from "../ops/backup-schedule.ts";
+import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 
 const HOUR = 3600_000;
 
@@ -23,6 +25,11 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(PUBLISH_JOB, handleScheduledStatusPublish, { queue: "scheduled", transactional: true });
   // Notifications and the queued Update(Question): database writes only, batched in one commit.
   app.jobs.register(POLL_END_JOB, handlePollEnd, { queue: "feeds", transactional: true });
+  app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
   registerBackupSchedule(app);
+  // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.
+  app.jobs.register("media.process", handleMediaProcess, { queue: "media" });
+  app.jobs.register("media.remove_files", handleMediaRemoveFiles);
+  app.jobs.every("media.cleanup", HOUR, cleanupMedia);
 }

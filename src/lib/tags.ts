@@ -45,6 +45,21 @@ function nameEnd(text: string, start: number): number {
 
 const WHITESPACE = /\s/u;
 
+/**
+ * Longest tag name the API takes (GET/follow/feature). Mastodon sets none; the bound keeps the
+ * normaliser on short input and refuses names no post could carry (a post has at most 500
+ * characters, its `#` included).
+ */
+export const MAX_TAG_NAME_LENGTH = 500;
+
+/**
+ * Mastodon's Tag::HASHTAG_NAME_RE: a name a post could tag (`#` excluded). No spaces, not only
+ * digits, at most MAX_TAG_NAME_LENGTH characters.
+ */
+export function isValidTagName(name: string): boolean {
+  return name.length > 0 && name.length <= MAX_TAG_NAME_LENGTH && nameEnd(name, 0) === name.length;
+}
+
 export interface HashtagMatch {
   /** Offset of the `#` (UTF-16). */
   start: number;
@@ -104,6 +119,11 @@ const INVALID = new RegExp(`[^\\p{L}\\p{M}\\p{Nd}${SEP}]`, "gu");
  */
 export function normalizeTag(name: string): string {
   return foldLatin(name.normalize("NFKC").toLowerCase()).replace(INVALID, "");
+}
+
+/** Mastodon's normalisation of a tag's display name: characters a tag cannot hold removed. */
+export function cleanTagDisplayName(name: string): string {
+  return name.replace(INVALID, "");
 }
 
 /** Unique hashtags of a text in order of appearance: [normalised name, name as first typed]. */

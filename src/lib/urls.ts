@@ -31,3 +31,6 @@ export function sameHost(a: string, b: string): boolean {
     return false;
   }
 }
+/** A local profile filtered by a tag (Mastodon's short_account_tag_url): what a featured tag links to. */
+export const accountTagUrl = (baseUrl: string, username: string, tagName: string) =>
+  `${baseUrl}/@${username}/tagged/${encodeURIComponent(tagName)}`;

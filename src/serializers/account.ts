@@ -201,7 +201,7 @@ export function toApiCredentialAccount(app: App, account: Account, user: User): 
     hide_collections: account.hideCollections,
     discoverable: account.discoverable,
     indexable: account.indexable,
-    attribution_domains: [] as string[],
+    attribution_domains: [...extras.attributionDomains],
   };
   base.source = source;
   base.role = toApiRole(user.role);

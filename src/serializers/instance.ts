@@ -1,5 +1,6 @@
 import type { App } from "../app.ts";
 import { IMAGE_CONTENT_TYPES } from "../media/image-types.ts";
+import { UPLOAD_CONTENT_TYPES } from "../media/upload-types.ts";
 import type { Capabilities } from "../services/capabilities.ts";
 import type { InstanceInfo } from "../services/instance.ts";
 import { SOURCE_URL } from "../version.ts";
@@ -13,37 +14,6 @@ import { toApiRule } from "./rule.ts";
 // sends) and zero limits; objects and limit keys stay, because Elk and Ice Cubes fail on a missing
 // `polls` or `media_attachments`.
 
-/** Mastodon's accepted upload types (MediaAttachment.supported_mime_types). */
-export const SUPPORTED_MIME_TYPES = [
-  "image/jpeg",
-  "image/png",
-  "image/gif",
-  "image/heic",
-  "image/heif",
-  "image/webp",
-  "image/avif",
-  "video/webm",
-  "video/mp4",
-  "video/quicktime",
-  "video/ogg",
-  "audio/wave",
-  "audio/wav",
-  "audio/x-wav",
-  "audio/x-pn-wave",
-  "audio/vnd.wave",
-  "audio/ogg",
-  "audio/vorbis",
-  "audio/mpeg",
-  "audio/mp3",
-  "audio/webm",
-  "audio/flac",
-  "audio/aac",
-  "audio/m4a",
-  "audio/x-m4a",
-  "audio/mp4",
-  "audio/3gpp",
-  "video/x-ms-asf",
-];
 
 // Mastodon's fixed limits that roost does not make configurable.
 export const LIMITS = {
@@ -85,9 +55,9 @@ function statusesConfig(app: App, caps: Capabilities) {
 
 function mediaConfig(app: App, caps: Capabilities) {
   return {
-    // Without the media API only avatars and headers can be uploaded; Elk's profile image picker
-    // offers exactly the image types listed here.
-    supported_mime_types: caps.mediaUpload ? SUPPORTED_MIME_TYPES : Object.values(IMAGE_CONTENT_TYPES),
+    // Exactly what the upload API accepts (media/upload-types.ts). Without the media API only
+    // avatars and headers can be uploaded; Elk's profile image picker offers the types listed here.
+    supported_mime_types: caps.mediaUpload ? UPLOAD_CONTENT_TYPES : Object.values(IMAGE_CONTENT_TYPES),
     description_limit: LIMITS.descriptionLimit,
     image_size_limit: app.config.maxImageBytes,
     image_matrix_limit: LIMITS.imageMatrixLimit,

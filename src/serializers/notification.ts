@@ -2,6 +2,7 @@ import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
 import type { Notification } from "../storage/notifications.ts";
 import { type NotificationPage, readNotificationPage, STATUS_TYPES } from "../storage/notification-page.ts";
+import { hiddenOnPage } from "../storage/status-page.ts";
 import { type ApiAccount, type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { accountText, renderStatusPage, renderStatusPageTexts, type ApiStatus } from "./status.ts";
 import { isoTime } from "../lib/iso-time.ts";
@@ -41,13 +42,17 @@ export function toApiNotifications(app: App, notifications: Notification[], view
 
 /**
  * The same page as JSON text (what the list endpoint sends), from the cached texts of the
- * embedded accounts and statuses (serializers/status.ts).
+ * embedded accounts and statuses (serializers/status.ts). `hideFiltered`: without the
+ * notifications whose status the viewer's `hide` filters drop in `notifications`.
  */
-export function toApiNotificationsJson(app: App, notifications: Notification[], viewerId: Id): string {
+export function toApiNotificationsJson(app: App, notifications: Notification[], viewerId: Id, opts: { hideFiltered?: boolean } = {}): string {
   return readNotificationPage(app, notifications, viewerId, (ids) => embeddedAccounts(app, ids), (page) => {
+    const hidden = opts.hideFiltered && page.statusPage ? hiddenOnPage(page.statusPage, page.statuses, viewerId, "notifications") : undefined;
+    const shown = hidden?.size ? page.shown.filter((n) => !hidden.has(statusIdOf(n) ?? "")) : page.shown;
+    const shownStatuses = hidden?.size ? page.statuses.filter((s) => !hidden.has(s.id)) : page.statuses;
     const statuses = new Map<Id, string>();
-    if (page.statusPage) renderStatusPageTexts(app, page.statuses, page.statusPage, viewerId).forEach((s, i) => statuses.set(page.statuses[i].id, s));
-    const items = page.shown.map((n) => {
+    if (page.statusPage) renderStatusPageTexts(app, shownStatuses, page.statusPage, viewerId).forEach((s, i) => statuses.set(shownStatuses[i].id, s));
+    const items = shown.map((n) => {
       let out = JSON.stringify(ownFields(app, n, page)).slice(0, -1);
       out += `,"account":${accountText(page.accounts.get(n.fromAccountId))}`;
       const status = statusIdOf(n);

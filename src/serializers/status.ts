@@ -6,11 +6,13 @@ import { tagUrl } from "../lib/urls.ts";
 import { isoTime } from "../lib/iso-time.ts";
 import type { MentionedAccount } from "../storage/status-links.ts";
 import { STATUS_ROWS_CACHE } from "../storage/status-cache.ts";
-import { readStatusPage, type StatusPage, statusShortcodes } from "../storage/status-page.ts";
+import { hiddenOnPage, readStatusPage, type StatusPage, statusShortcodes } from "../storage/status-page.ts";
+import type { FilterContext } from "../storage/filters.ts";
 import { findRowCache, MAX_CACHED_CHARS, type RowCacheSpec } from "../storage/row-cache.ts";
 import type { Status } from "../storage/statuses.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { type ApiCustomEmoji, toApiCustomEmojiMap } from "./custom-emoji.ts";
+import { toApiFilterResult } from "./filter.ts";
 import { toApiMediaAttachment } from "./media-attachment.ts";
 import { type ApiPoll, toApiPoll } from "./poll.ts";
 
@@ -91,7 +93,7 @@ function viewerFields(s: Status, b: Batch, viewerId: Id | null): Record<string, 
   };
   // Only the author sees `pinned`, and only on statuses that can be pinned.
   if (viewerId === s.accountId && !s.reblogOfId && s.visibility !== "direct") out.pinned = b.flags.pinned.has(s.id);
-  out.filtered = [];
+  out.filtered = (b.filtered.get(s.id) ?? []).map(toApiFilterResult);
   // Simplified from Mastodon: the posting app is shown to the author only.
   if (viewerId === s.accountId) out.application = s.applicationId ? (b.apps.get(s.applicationId) ?? null) : null;
   return out;
@@ -206,18 +208,29 @@ export function renderStatusPage(app: App, statuses: Status[], page: StatusPage<
   return statuses.map((s) => render(app, s, batch, viewerId, opts));
 }
 
+export interface StatusPageOptions {
+  /**
+   * Leaves out the statuses the viewer's `hide` filters drop in this context (the route names
+   * it): decided on the matches the page read computes for `filtered` anyway.
+   */
+  hideIn?: FilterContext;
+}
+
 /**
  * The same page as `toApiStatuses`, as JSON text (what timelines send): built from cached
  * text where the rows allow it.
  */
-export function toApiStatusesJson(app: App, statuses: Status[], viewerId: Id | null): string {
-  return "[" + toApiStatusTexts(app, statuses, viewerId).join(",") + "]";
+export function toApiStatusesJson(app: App, statuses: Status[], viewerId: Id | null, opts: StatusPageOptions = {}): string {
+  return "[" + toApiStatusTexts(app, statuses, viewerId, opts).join(",") + "]";
 }
 
 /** Each status's JSON text, in input order (for entities that embed statuses). */
-export function toApiStatusTexts(app: App, statuses: Status[], viewerId: Id | null): string[] {
+export function toApiStatusTexts(app: App, statuses: Status[], viewerId: Id | null, opts: StatusPageOptions = {}): string[] {
   if (statuses.length === 0) return [];
-  return renderStatusPageTexts(app, statuses, readStatusPage(app, statuses, viewerId, (ids) => embeddedAccounts(app, ids)), viewerId);
+  const page = readStatusPage(app, statuses, viewerId, (ids) => embeddedAccounts(app, ids));
+  const hidden = opts.hideIn && viewerId ? hiddenOnPage(page, statuses, viewerId, opts.hideIn) : undefined;
+  const shown = hidden?.size ? statuses.filter((s) => !hidden.has(s.id)) : statuses;
+  return renderStatusPageTexts(app, shown, page, viewerId);
 }
 
 /** `toApiStatusTexts` from a page read already. */

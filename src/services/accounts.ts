@@ -7,9 +7,10 @@ import { Validation } from "../lib/validation.ts";
 import { hashtagExtractor } from "../lib/status-text.ts";
 import { removeMediaFiles } from "../media/files.ts";
 import { type Account, type ProfileField, findAccountByHandle, updateAccount } from "../storage/accounts.ts";
-import { type FieldSource, updateFieldSources } from "../storage/account-profile.ts";
+import { type FieldSource, type ProfileSettings, updateFieldSources, updateProfileSettings } from "../storage/account-profile.ts";
 import { type Privacy, type User, updateUser } from "../storage/users.ts";
 import { isLocalDomain, reloadViewer } from "./account-lookup.ts";
+import { normalizeDomain } from "./domain-blocks.ts";
 import { onProfileUpdated } from "../federation/outbox/hooks.ts";
 import { authorizeAllFollowRequests } from "./follows.ts";
 import { type ProfileImageKind, type StoredProfileImage, profileImageFiles, readProfileImage, storeProfileImage } from "./profile-media.ts";
@@ -33,6 +34,14 @@ export interface ProfileInput {
   sensitive?: boolean;
   /** "" or null clears the default language. */
   language?: string | null;
+  // GET/PATCH /api/v1/profile (4.6); attribution domains also through update_credentials (4.4).
+  avatarDescription?: string;
+  headerDescription?: string;
+  showMedia?: boolean;
+  showMediaReplies?: boolean;
+  showFeatured?: boolean;
+  /** Replaces the list; an empty list clears it. */
+  attributionDomains?: string[];
 }
 
 const DISPLAY_NAME_MAX = 30;
@@ -40,6 +49,10 @@ const NOTE_MAX = 500;
 // Account::Field cuts local names and values at 255 characters (remote ones at 2047).
 const FIELD_MAX = 255;
 const PRIVACIES = new Set(["public", "unlisted", "private"]);
+// Mastodon's avatar/header description limit (configuration.accounts.max_avatar_description_length)
+// and Account::AttributionDomains::ATTRIBUTION_DOMAINS_LIMIT.
+const IMAGE_DESCRIPTION_MAX = 150;
+const ATTRIBUTION_DOMAINS_MAX = 100;
 
 /** Links `@user` / `@user@domain` of accounts this server knows (bios and profile fields). */
 export function knownMentions(app: App, withDomains: boolean): EntityExtractor {
@@ -65,6 +78,24 @@ export function renderField(app: App, f: FieldSource, old: ProfileField[]): Prof
   // A field keeps its verification while its value is unchanged (Mastodon's fields_attributes=).
   const previous = old.find((o) => o.value === value && o.verified_at);
   return { name: f.name, value, verified_at: previous?.verified_at ?? null };
+}
+
+/**
+ * Mastodon's `normalizes :attribution_domains` (scheme and `*.` prefixes dropped, blanks and
+ * repeats removed) and DomainValidator (host names of letters, digits and hyphens, as punycode).
+ */
+function attributionDomains(raw: string[], v: Validation): string[] {
+  const out: string[] = [];
+  for (const entry of raw) {
+    const typed = entry.trim().replace(/^https?:\/\//i, "").replace(/^\*\./, "");
+    if (typed === "") continue;
+    const domain = normalizeDomain(typed);
+    if (!domain || domain.includes("_")) v.add("attribution_domains", "ERR_INVALID", `${clipCodePoints(typed, 255)} is not a valid domain name`);
+    else if (!out.includes(domain)) out.push(domain);
+  }
+  if (out.length > ATTRIBUTION_DOMAINS_MAX)
+    v.add("attribution_domains", "ERR_TOO_LONG", `is too long (maximum is ${ATTRIBUTION_DOMAINS_MAX} characters)`);
+  return out;
 }
 
 function cleanFields(fields: FieldSource[]): FieldSource[] {
@@ -94,6 +125,11 @@ export async function updateProfile(app: App, account: Account, user: User, inpu
     v.add("default_privacy", "ERR_INCLUSION", "is not included in the list");
   const language = input.language === undefined ? undefined : input.language === null || input.language.trim() === "" ? null : input.language.trim();
   if (language && !isLanguageCode(language)) v.add("default_language", "ERR_INCLUSION", "is not included in the list");
+  for (const [attr, text] of [["avatar_description", input.avatarDescription], ["header_description", input.headerDescription]] as const) {
+    if (text !== undefined && exceedsCodePoints(text, IMAGE_DESCRIPTION_MAX))
+      v.add(attr, "ERR_TOO_LONG", `is too long (maximum is ${IMAGE_DESCRIPTION_MAX} characters)`);
+  }
+  const domains = input.attributionDomains && attributionDomains(input.attributionDomains, v);
   const images: Partial<Record<ProfileImageKind, Uint8Array>> = {};
   for (const kind of ["avatar", "header"] as const) {
     const file = input[kind];
@@ -137,11 +173,20 @@ export async function updateProfile(app: App, account: Account, user: User, inpu
   if (input.privacy !== undefined) userPatch.defaultPrivacy = input.privacy as Privacy;
   if (input.sensitive !== undefined) userPatch.defaultSensitive = input.sensitive;
   if (language !== undefined) userPatch.defaultLanguage = language;
+  const settings: Partial<ProfileSettings> = {
+    avatarDescription: input.avatarDescription?.trim(),
+    headerDescription: input.headerDescription?.trim(),
+    showMedia: input.showMedia,
+    showMediaReplies: input.showMediaReplies,
+    showFeatured: input.showFeatured,
+    attributionDomains: domains,
+  };
 
   try {
     tx(app.db, () => {
       updateAccount(app.db, account.id, patch);
       if (fields) updateFieldSources(app.db, account.id, fields);
+      updateProfileSettings(app.db, account.id, settings);
       if (Object.keys(userPatch).length) updateUser(app.db, user.id, { ...userPatch, updatedAt: now });
       // Unlocking accepts the pending follow requests, as Mastodon's UpdateAccountService does.
       if (account.locked && input.locked === false) authorizeAllFollowRequests(app, account.id);

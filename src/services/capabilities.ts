@@ -115,10 +115,9 @@ const RELEASES: { version: string; needs: Capability[] }[] = [
 ];
 
 /**
- * The floor. Below it clients switch off what roost serves (exclusive lists 4.2, editing 3.5) or
- * use endpoints Mastodon removed. A 4.2 claim still implies some things roost lacks so far: v2
- * filters (4.0, Ice Cubes), editing media descriptions (PUT /api/v1/media/:id, 4.1), trends,
- * suggestions, followed tags, announcements.
+ * The floor. Below it clients switch off what roost serves (exclusive lists 4.2, v2 filters 4.0,
+ * editing 3.5) or use endpoints Mastodon removed. A 4.2 claim still implies some things roost
+ * lacks so far: trends, suggestions, announcements.
  */
 const FLOOR_RELEASE = "4.2.0";
 

@@ -14,6 +14,7 @@ import {
   mentionedAccountIds,
 } from "../storage/feeds.ts";
 import { isInAnyList } from "../storage/list-memberships.ts";
+import { insertIntoTagFollowerHomes } from "../storage/tag-feeds.ts";
 import { isBlockedEitherWay, isMuting } from "../storage/relationship-checks.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
 import { notifyNewStatus } from "./notifications.ts";
@@ -80,6 +81,11 @@ export function fanOutStatus(app: App, statusId: Id, opts: { followersAfter?: Id
       } else if (!unknownParent) {
         if (isInAnyList(app.db, status.accountId)) insertIntoLists(app.db, entry);
         rest = followerBatch(app, entry, "0", size);
+      }
+      // Followed hashtags (deliver_to_hashtag_followers!): public originals of accounts that
+      // are not silenced, by their own rules (filter_from_tags?), replies included.
+      if (status.visibility === "public" && !original && author.silencedAt === null) {
+        insertIntoTagFollowerHomes(app.db, entry, author.domain?.toLowerCase() ?? null);
       }
       notifyNewStatus(app, status);
     }

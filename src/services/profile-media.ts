@@ -1,6 +1,7 @@
 import type { App } from "../app.ts";
 import { unprocessable } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
+import { megabytes } from "../lib/sizes.ts";
 import { Validation } from "../lib/validation.ts";
 import { newMediaName, removeMediaFiles, stillName, writeMediaFile } from "../media/files.ts";
 import { sniffImageFormat } from "../media/image-types.ts";
@@ -24,12 +25,11 @@ export interface StoredProfileImage {
   written: string[];
 }
 
-const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /** Adds Mastodon-style errors for a file that is too big or not a PNG/JPEG/GIF/WebP image. */
 export async function readProfileImage(app: App, kind: ProfileImageKind, file: File, v: Validation): Promise<Uint8Array | undefined> {
   if (file.size > app.config.maxImageBytes) {
-    v.add(kind, "ERR_INVALID", `file size must be less than ${mb(app.config.maxImageBytes)}`);
+    v.add(kind, "ERR_INVALID", `file size must be less than ${megabytes(app.config.maxImageBytes)}`);
     return undefined;
   }
   const data = new Uint8Array(await file.arrayBuffer());

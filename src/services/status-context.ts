@@ -2,6 +2,7 @@ import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
 import { ancestorIds, descendantIds, findStatusesByIds, type Status } from "../storage/statuses.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
+import { hiddenStatusIds } from "./filter-hiding.ts";
 
 // Mastodon's context limits: anonymous callers get a bounded thread, users a quasi-unlimited one.
 const ANON_ANCESTORS = 40;
@@ -26,7 +27,8 @@ function promoteSelfReplies(list: Status[]): Status[] {
 /**
  * GET /api/v1/statuses/:id/context: ancestors oldest first, descendants depth-first with the
  * author's self-replies brought forward; only statuses the viewer may see, without authors it
- * blocks or mutes. The status itself must already have been checked as visible.
+ * blocks or mutes, nor what its `hide` filters drop in `thread`. The status itself must
+ * already have been checked as visible.
  */
 export function getStatusContext(app: App, viewerId: Id | null, status: Status): StatusContext {
   const anon = viewerId === null;
@@ -34,8 +36,9 @@ export function getStatusContext(app: App, viewerId: Id | null, status: Status):
   const down = descendantIds(app.db, status.id, anon ? ANON_DESCENDANTS : CONTEXT_LIMIT, anon ? ANON_DEPTH : CONTEXT_LIMIT);
   const found = findStatusesByIds(app.db, [...up, ...down]);
   const load = (ids: Id[]) => ids.map((id) => found.get(id)).filter((s): s is Status => s !== undefined);
-  return {
-    ancestors: filterVisibleStatuses(app, viewerId, load(up)),
-    descendants: promoteSelfReplies(filterVisibleStatuses(app, viewerId, load(down))),
-  };
+  const ancestors = filterVisibleStatuses(app, viewerId, load(up));
+  const descendants = filterVisibleStatuses(app, viewerId, load(down));
+  const hidden = hiddenStatusIds(app, viewerId, [...ancestors, ...descendants], "thread");
+  const shown = (list: Status[]) => (hidden.size ? list.filter((s) => !hidden.has(s.id)) : list);
+  return { ancestors: shown(ancestors), descendants: promoteSelfReplies(shown(descendants)) };
 }

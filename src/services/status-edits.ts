@@ -13,8 +13,11 @@ import type { User } from "../storage/users.ts";
 import { onStatusUpdated } from "../federation/outbox/hooks.ts";
 import { notify, notifyStatusUpdate } from "./notifications.ts";
 import { applyPollEdit } from "./poll-drafts.ts";
-import { type PollInput, validateNoMediaWithPoll, validatePoll } from "./poll-rules.ts";
-import { deliverableMentions, knownAccountResolver, validateMediaIds, validateStatusText } from "./statuses.ts";
+import { type PollInput, validatePoll } from "./poll-rules.ts";
+import { findMediaByStatusIds } from "../storage/media-attachments.ts";
+import { retireMediaExcept, updateMediaDescription } from "../storage/media-uploads.ts";
+import { attachStatusMedia, type MediaAttributesInput, mediaAttributeChanges, resolveStatusMedia } from "./status-media.ts";
+import { deliverableMentions, knownAccountResolver, validateStatusText } from "./statuses.ts";
 
 export interface EditInput {
   /** `status`: omitted means empty text. */
@@ -25,7 +28,10 @@ export interface EditInput {
   sensitive?: boolean;
   /** Omitted or invalid keeps the current language. */
   language?: string;
+  /** Omitted means no media (the request is the whole new state). */
   mediaIds?: string[];
+  /** Alt text and focus of the new media (`media_attributes[]`). */
+  mediaAttributes?: MediaAttributesInput[];
   /** The poll as it must be now: null removes it (PUT without `poll`), undefined leaves it as it is. */
   poll?: PollInput | null;
 }
@@ -60,8 +66,11 @@ export function editStatus(
   opts: { resolve?: MentionResolver<Account> } = {},
 ): Status {
   if (status.reblogOfId) throw notFound(); // a boost has no content of its own to edit
-  validateNoMediaWithPoll(input.mediaIds, input.poll);
-  validateMediaIds(input.mediaIds);
+  const previous = (findMediaByStatusIds(app.db, [status.id]).get(status.id) ?? []).map((m) => m.id);
+  // A poll with media is refused here ("Cannot attach more than 4 files", as Mastodon says).
+  const next = resolveStatusMedia(app, status.accountId, input.mediaIds, { hasPoll: !!input.poll, statusId: status.id });
+  const nextIds = next.map((m) => m.id);
+  const details = mediaAttributeChanges(next, new Set(previous), input.mediaAttributes ?? []);
   if (input.poll) validatePoll(app, input.poll);
 
   let text = (input.text ?? "").trim();
@@ -72,12 +81,13 @@ export function editStatus(
   }
   const sensitive = (input.sensitive ?? false) || spoilerText !== "";
   const language = normalizeLanguage(input.language) ?? status.language ?? normalizeLanguage(author.user?.defaultLanguage);
-  validateStatusText(app, text, spoilerText, false);
+  validateStatusText(app, text, spoilerText, next.length > 0);
 
   const mentioned = canonicalizeMentions(text, app.config.domain, opts.resolve ?? knownAccountResolver(app));
   text = mentioned.text;
+  const mediaChanged = details.length > 0 || previous.join() !== nextIds.join();
   const textChanged =
-    text !== status.text || spoilerText !== status.spoilerText || sensitive !== status.sensitive || language !== status.language;
+    text !== status.text || spoilerText !== status.spoilerText || sensitive !== status.sensitive || language !== status.language || mediaChanged;
   // Any poll sent moves its end (expires_in counts from now), so it is always a change, as in Mastodon.
   const pollTouched = input.poll !== undefined && (input.poll !== null || status.pollId !== null);
   if (!textChanged && !pollTouched) return status;
@@ -90,8 +100,13 @@ export function editStatus(
     const poll = findPollByStatusId(db, status.id);
     const pollChanged = input.poll !== undefined && applyPollEdit(app, status.id, status.accountId, poll, input.poll);
     if (!textChanged && !pollChanged) return status;
-    // The first edit keeps the original as a revision too (with the poll it had).
-    if (!hasStatusEdits(db, status.id)) insertStatusEdit(db, snapshot(() => app.ids.next(), status, status.createdAt, [], poll?.options ?? null));
+    // The first edit keeps the original as a revision too (with the media and poll it had).
+    if (!hasStatusEdits(db, status.id)) insertStatusEdit(db, snapshot(() => app.ids.next(), status, status.createdAt, previous, poll?.options ?? null));
+    if (mediaChanged) {
+      for (const d of details) updateMediaDescription(db, d.id, { ...d, at: now });
+      retireMediaExcept(db, status.id, nextIds);
+      attachStatusMedia(app, status.id, nextIds);
+    }
     updateStatusContent(db, status.id, { text, content, spoilerText, sensitive, language, editedAt: now });
     const mentionedBefore = new Set(activeMentionAccountIds(db, status.id));
     for (const m of mentions) insertMention(db, { id: app.ids.next(), statusId: status.id, accountId: m.id, createdAt: now });
@@ -100,7 +115,7 @@ export function editStatus(
     setStatusTags(db, status.id, tagIds);
     const updated = findStatusById(db, status.id)!;
     const pollNow = updated.pollId ? findPollById(db, updated.pollId) : undefined;
-    insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now, [], pollNow?.options ?? null));
+    insertStatusEdit(db, snapshot(() => app.ids.next(), updated, now, nextIds, pollNow?.options ?? null));
     // Only accounts the edit newly mentions hear about it (a dismissed mention stays dismissed).
     for (const m of mentions) {
       if (!mentionedBefore.has(m.id)) notify(app, { type: "mention", recipientId: m.id, fromAccountId: status.accountId, statusId: status.id });

@@ -33,8 +33,10 @@ import { setStatusTags, upsertTag } from "../storage/tags.ts";
 import { findUserByAccountId, type User } from "../storage/users.ts";
 import { onStatusCreated, onStatusDeleting } from "../federation/outbox/hooks.ts";
 import { attachPoll, localPollDraft, type PollDraft } from "./poll-drafts.ts";
-import { type PollInput, validateNoMediaWithPoll, validatePoll } from "./poll-rules.ts";
+import { type PollInput, validatePoll } from "./poll-rules.ts";
+import { deleteStatusMedia } from "./media-cleanup.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
+import { attachStatusMedia, resolveStatusMedia } from "./status-media.ts";
 import { canViewStatus } from "./visibility.ts";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
@@ -108,15 +110,6 @@ export function validateStatusText(app: App, text: string, spoilerText: string, 
   validateStatusLength(app, text, spoilerText);
 }
 
-/** Media cannot be attached yet (uploads come later): every id is unknown, as Mastodon says so. */
-export function validateMediaIds(mediaIds: string[] | undefined): void {
-  if (!mediaIds || mediaIds.length === 0) return;
-  if (mediaIds.length > 4) throw unprocessable("Cannot attach more than 4 files");
-  // The ids as sent (Mastodon's wording), each cut to an id's length: never a megabyte echoed back.
-  const shown = mediaIds.map((id) => (id.length > 20 ? `${id.slice(0, 20)}…` : id));
-  throw unprocessable(`Media ${shown.join(", ")} not found or already attached to another post`);
-}
-
 export interface StatusInput {
   /** `status` */
   text?: string;
@@ -155,8 +148,8 @@ export function createStatus(app: App, author: { account: Account; user: User | 
     const original = prior ? findStatusById(app.db, prior) : undefined;
     if (original) return original;
   }
-  validateNoMediaWithPoll(input.mediaIds, input.poll);
-  validateMediaIds(input.mediaIds);
+  // A poll with media is refused here ("Cannot attach more than 4 files", as Mastodon says).
+  const media = resolveStatusMedia(app, account.id, input.mediaIds, { hasPoll: !!input.poll, statusId: null });
   if (input.poll) validatePoll(app, input.poll);
 
   let text = (input.text ?? "").trim();
@@ -170,13 +163,14 @@ export function createStatus(app: App, author: { account: Account; user: User | 
   let visibility = (input.visibility || user?.defaultPrivacy || "public") as Visibility;
   if (!VISIBILITIES.includes(visibility)) throw unprocessable("Validation failed: Visibility is not included in the list");
   if (visibility === "public" && account.silencedAt !== null) visibility = "unlisted";
-  validateStatusText(app, text, spoilerText, false);
+  validateStatusText(app, text, spoilerText, media.length > 0);
 
   const mentioned = canonicalizeMentions(text, app.config.domain, opts.resolve ?? knownAccountResolver(app));
   text = mentioned.text;
   const mentions = deliverableMentions(app, account.id, mentioned.accounts);
   const content = formatStatusText(text, { baseUrl: app.baseUrl, localDomain: app.config.domain, mentions });
   return persistStatus(app, {
+    media: media.map((m) => m.id),
     author: account,
     text,
     content,
@@ -222,6 +216,8 @@ export interface StatusDraft {
   conversationUri?: string | null;
   /** Media rows to create (the status id is filled in here). */
   attachments?: Omit<NewRemoteMedia, "statusId" | "createdAt">[];
+  /** A local post's uploads, in order (checked by resolveStatusMedia). */
+  media?: Id[];
   /** The origin's likes/shares counts. */
   untrustedFavouritesCount?: number | null;
   untrustedReblogsCount?: number | null;
@@ -290,6 +286,7 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     }
     if (d.attachments) for (const a of d.attachments) insertRemoteMedia(db, { ...a, statusId: id, createdAt });
     if (d.poll) attachPoll(app, id, d.author.id, d.poll, local, createdAt);
+    if (d.media) attachStatusMedia(app, id, d.media);
     const tagIds = d.tags.map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: createdAt }));
     if (tagIds.length) setStatusTags(db, id, tagIds);
     // Mastodon's counter caches: direct posts are not counted; only public replies count on the parent.
@@ -303,10 +300,15 @@ export function persistStatus(app: App, d: StatusDraft): Status {
   });
 }
 
-/** Hard delete with Mastodon's counter bookkeeping; boosts of it go too (FK cascade). */
-export function deleteStatus(app: App, status: Status): void {
+/**
+ * Hard delete with Mastodon's counter bookkeeping; boosts of it go too (FK cascade). Its
+ * uploads become unattached, kept a day for a redraft, unless `deleteMedia` (then a job
+ * removes their files).
+ */
+export function deleteStatus(app: App, status: Status, opts: { deleteMedia?: boolean } = {}): void {
   const db = app.db;
   tx(db, () => {
+    if (opts.deleteMedia) deleteStatusMedia(app, status.id);
     // Before the row goes: its mentions, boosts and favourites tell who must hear of it.
     onStatusDeleting(app, status);
     const counted = status.visibility !== "direct";

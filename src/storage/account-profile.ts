@@ -1,4 +1,4 @@
-import { type DB, type Row, stmt, num, json, idListJson, str } from "../db/db.ts";
+import { type DB, type Row, stmt, num, json, idListJson, str, bool } from "../db/db.ts";
 import { allRows, allRowsByTable } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
 import { type Account, rowToAccount } from "./accounts.ts";
@@ -16,6 +16,7 @@ export interface FieldSource {
 export interface CredentialExtras {
   fieldSources: FieldSource[];
   followRequests: number;
+  attributionDomains: string[];
 }
 
 /**
@@ -28,16 +29,66 @@ export function findCredentialExtras(db: DB, accountId: Id, cap: number): Creden
   const limit = Math.max(0, Math.trunc(cap));
   const r = stmt(
     db,
-    `SELECT a.fields_source, (SELECT count(*) FROM (
+    `SELECT a.fields_source, a.attribution_domains, (SELECT count(*) FROM (
        SELECT 1 FROM follow_requests fr JOIN accounts f ON f.id = fr.account_id
        WHERE fr.target_account_id = a.id AND f.suspended_at IS NULL LIMIT ${limit})) AS follow_requests
      FROM accounts a WHERE a.id = ?`,
   ).get(BigInt(accountId)) as Row | undefined;
-  return { fieldSources: json<FieldSource[]>(r?.fields_source, []), followRequests: r ? num(r.follow_requests) : 0 };
+  return {
+    fieldSources: json<FieldSource[]>(r?.fields_source, []),
+    followRequests: r ? num(r.follow_requests) : 0,
+    attributionDomains: json<string[]>(r?.attribution_domains, []),
+  };
 }
 
 export function updateFieldSources(db: DB, accountId: Id, fields: FieldSource[]): void {
   stmt(db, "UPDATE accounts SET fields_source = ? WHERE id = ?").run(JSON.stringify(fields), BigInt(accountId));
+}
+
+/** What GET/PATCH /api/v1/profile edits beyond the Account row's mapped columns (migration 0026). */
+export interface ProfileSettings {
+  avatarDescription: string;
+  headerDescription: string;
+  showMedia: boolean;
+  showMediaReplies: boolean;
+  showFeatured: boolean;
+  attributionDomains: string[];
+}
+
+const SETTING_COLUMNS: Record<keyof ProfileSettings, string> = {
+  avatarDescription: "avatar_description",
+  headerDescription: "header_description",
+  showMedia: "show_media",
+  showMediaReplies: "show_media_replies",
+  showFeatured: "show_featured",
+  attributionDomains: "attribution_domains",
+};
+
+export function findProfileSettings(db: DB, accountId: Id): ProfileSettings {
+  const r = (stmt(
+    db,
+    `SELECT avatar_description, header_description, show_media, show_media_replies, show_featured, attribution_domains
+     FROM accounts WHERE id = ?`,
+  ).get(BigInt(accountId)) ?? {}) as Row;
+  return {
+    avatarDescription: (r.avatar_description as string | undefined) ?? "",
+    headerDescription: (r.header_description as string | undefined) ?? "",
+    showMedia: r.show_media === undefined || bool(r.show_media),
+    showMediaReplies: r.show_media_replies === undefined || bool(r.show_media_replies),
+    showFeatured: r.show_featured === undefined || bool(r.show_featured),
+    attributionDomains: json<string[]>(r.attribution_domains, []),
+  };
+}
+
+export function updateProfileSettings(db: DB, accountId: Id, patch: Partial<ProfileSettings>): void {
+  const keys = (Object.keys(patch) as (keyof ProfileSettings)[]).filter((k) => k in SETTING_COLUMNS && patch[k] !== undefined);
+  if (keys.length === 0) return;
+  const params: Record<string, unknown> = { id: BigInt(accountId) };
+  for (const k of keys) {
+    const v = patch[k];
+    params[k] = typeof v === "boolean" ? (v ? 1 : 0) : Array.isArray(v) ? JSON.stringify(v) : v;
+  }
+  stmt(db, `UPDATE accounts SET ${keys.map((k) => `${SETTING_COLUMNS[k]} = @${k}`).join(", ")} WHERE id = @id`).run(params);
 }
 
 /** Users of local accounts, keyed by account id, in one query (roles, noindex, hidden states). */

@@ -1,5 +1,6 @@
 import { type DB, type Row, stmt, str, num, idListJson, json } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
+import { ATTACHMENT_ORDER, CURRENT_ATTACHMENT } from "./media-attachments.ts";
 import { rowToStatus, type Status } from "./statuses.ts";
 
 // Read-only lookups of the ActivityPub serializers (federation/serializers): what a Note or a
@@ -47,7 +48,8 @@ export function findMediaOfStatuses(db: DB, statusIds: Iterable<Id>): Map<Id, St
   if (ids === "[]") return out;
   const rows = stmt(
     db,
-    `SELECT m.* FROM json_each(?) j CROSS JOIN media_attachments m ON m.status_id = j.value ORDER BY m.id`,
+    `SELECT m.* FROM json_each(?) j CROSS JOIN media_attachments m ON m.status_id = j.value
+     WHERE ${CURRENT_ATTACHMENT} ORDER BY ${ATTACHMENT_ORDER}`,
   ).all(ids) as Row[];
   for (const r of rows) {
     push(out, str(r.status_id), {

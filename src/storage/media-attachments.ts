@@ -1,14 +1,26 @@
 import { type DB, type Row, stmt, str, strOrNull, num, numOrNull, json, idListJson } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 
-// Media attachment rows. Remote media are not downloaded: the row points at the origin's file
-// (remote_url) and thumbnail (thumbnail_remote_url).
+// Media attachment rows. Local uploads have their files under the media store (`file`,
+// `small_file`, `thumbnail_file`); remote media are not downloaded: the row points at the
+// origin's file (remote_url) and thumbnail (thumbnail_remote_url).
 
 export type MediaType = "image" | "gifv" | "video" | "audio" | "unknown";
 
-/** `meta` as Mastodon's MediaAttachment entity shows it (entities-core.md). */
+/** The `processing` column: an upload is queued (or running) until its files are made. */
+export type MediaState = "complete" | "queued" | "failed";
+export const STATE_CODES: Record<MediaState, number> = { complete: 0, queued: 1, failed: 2 };
+const stateOf = (code: number): MediaState => (code === 1 ? "queued" : code === 2 ? "failed" : "complete");
+
+export interface MediaSize {
+  width: number;
+  height: number;
+}
+
+/** `meta` as Mastodon's MediaAttachment entity shows it (entities-core.md); size/aspect are derived. */
 export interface MediaMeta {
-  original?: { width: number; height: number };
+  original?: MediaSize;
+  small?: MediaSize;
   focus?: { x: number; y: number };
 }
 
@@ -20,18 +32,21 @@ export interface MediaAttachment {
   file: string | null;
   contentType: string | null;
   fileSize: number | null;
+  /** The preview made from the file (`meta.small`). */
+  smallFile: string | null;
+  /** A preview the author uploaded; shown instead of smallFile. */
   thumbnailFile: string | null;
   remoteUrl: string | null;
   thumbnailRemoteUrl: string | null;
   description: string | null;
   blurhash: string | null;
   meta: MediaMeta;
-  processing: boolean;
+  state: MediaState;
   createdAt: number;
   updatedAt: number;
 }
 
-function rowToMedia(r: Row): MediaAttachment {
+export function rowToMedia(r: Row): MediaAttachment {
   return {
     id: str(r.id),
     accountId: str(r.account_id),
@@ -40,13 +55,14 @@ function rowToMedia(r: Row): MediaAttachment {
     file: strOrNull(r.file),
     contentType: strOrNull(r.content_type),
     fileSize: numOrNull(r.file_size),
+    smallFile: strOrNull(r.small_file),
     thumbnailFile: strOrNull(r.thumbnail_file),
     remoteUrl: strOrNull(r.remote_url),
     thumbnailRemoteUrl: strOrNull(r.thumbnail_remote_url),
     description: strOrNull(r.description),
     blurhash: strOrNull(r.blurhash),
     meta: json<MediaMeta>(r.meta, {}),
-    processing: num(r.processing) === 1,
+    state: stateOf(num(r.processing)),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
   };
@@ -88,14 +104,27 @@ export function insertRemoteMedia(db: DB, m: NewRemoteMedia): void {
   });
 }
 
-/** The attachments of a page of statuses, one query; each list in the author's order (ids grow with it). */
+/**
+ * A status's attachments in the author's order: local ones by `position` (the order of
+ * `media_ids[]`), remote ones (position NULL) by id, drawn in the order of the Note's list.
+ */
+export const ATTACHMENT_ORDER = "coalesce(m.position, 0), m.id";
+
+/**
+ * The rows of a status's current version: remote ones, and local ones with a position (an
+ * edit that removes an upload clears its position and keeps it for the edit history).
+ */
+export const CURRENT_ATTACHMENT = "(m.position IS NOT NULL OR m.remote_url IS NOT NULL)";
+
+/** The attachments of a page of statuses, one query; each list in the author's order. */
 export function findMediaByStatusIds(db: DB, statusIds: Iterable<Id>): Map<Id, MediaAttachment[]> {
   const out = new Map<Id, MediaAttachment[]>();
   const ids = idListJson(new Set(statusIds));
   if (ids === "[]") return out;
   const rows = stmt(
     db,
-    `SELECT m.* FROM json_each(?) j CROSS JOIN media_attachments m ON m.status_id = j.value ORDER BY m.id`,
+    `SELECT m.* FROM json_each(?) j CROSS JOIN media_attachments m ON m.status_id = j.value
+     WHERE ${CURRENT_ATTACHMENT} ORDER BY ${ATTACHMENT_ORDER}`,
   ).all(ids) as Row[];
   for (const r of rows) {
     const m = rowToMedia(r);

@@ -4,6 +4,8 @@ import type { Id } from "../lib/ids.ts";
 import { scanShortcodes } from "../lib/shortcodes.ts";
 import { type CustomEmoji, findEmojisByDomain } from "./custom-emojis.ts";
 import { findMediaByStatusIds, type MediaAttachment } from "./media-attachments.ts";
+import { filterRulesOf, type FilterMatch, hiddenFrom, matchFilters } from "./filter-rules.ts";
+import type { FilterContext } from "./filters.ts";
 import { findApplicationLabels } from "./status-applications.ts";
 import { findOwnChoicesByPoll } from "./poll-votes.ts";
 import { findPollsByIds, type Poll } from "./polls.ts";
@@ -30,6 +32,11 @@ export interface StatusPage<A> {
   polls: Map<Id, Poll>;
   /** The viewer's choices by poll id (polls it voted in); null without a viewer. */
   ownChoices: Map<Id, number[]> | null;
+  /**
+   * The viewer's filters each status matches (`filtered`), keyed as Mastodon's
+   * StatusRelationshipsPresenter keys them: a boost's matches also under the boosted post.
+   */
+  filtered: Map<Id, readonly FilterMatch[]>;
 }
 
 /** The shortcodes a poll's options name. */
@@ -84,13 +91,40 @@ export function readStatusPage<A extends { domain: string | null }>(
     let flags: ViewerFlags | null = null;
     let apps = new Map<Id, { name: string; website: string | null }>();
     let ownChoices: Map<Id, number[]> | null = null;
+    const filtered = new Map<Id, readonly FilterMatch[]>();
     if (viewerId) {
       ownChoices = polls.size ? findOwnChoicesByPoll(db, viewerId, polls.keys()) : new Map();
+      const rules = filterRulesOf(app, viewerId);
+      if (rules.filters.length) {
+        for (const s of statuses) {
+          const proper = s.reblogOfId ? originals.get(s.reblogOfId) : s;
+          if (!proper) continue;
+          const pollOptions = proper.pollId ? (polls.get(proper.pollId)?.options ?? null) : null;
+          const matches = matchFilters(rules, s, proper, media.get(proper.id), pollOptions);
+          if (matches.length === 0) continue;
+          filtered.set(s.id, matches);
+          if (s.reblogOfId) filtered.set(s.reblogOfId, matches);
+        }
+      }
       const conversations = all.map((s) => s.conversationId).filter((c): c is Id => c !== null);
       flags = loadViewerFlags(db, viewerId, all.map((s) => s.id), conversations);
       const appIds = all.filter((s) => s.accountId === viewerId && s.applicationId).map((s) => s.applicationId!);
       apps = findApplicationLabels(db, appIds);
     }
-    return { originals, authors, mentions, tags, media, emojis, flags, apps, polls, ownChoices };
+    return { originals, authors, mentions, tags, media, emojis, flags, apps, polls, ownChoices, filtered };
   });
+}
+
+/**
+ * The statuses of a page read for `viewerId` that its `hide` filters drop in `context` (see
+ * filter-rules.ts hiddenFrom), from the matches the page holds already.
+ */
+export function hiddenOnPage<A>(page: StatusPage<A>, statuses: Status[], viewerId: Id, context: FilterContext): Set<Id> {
+  const hidden = new Set<Id>();
+  if (page.filtered.size === 0) return hidden;
+  for (const s of statuses) {
+    const proper = s.reblogOfId ? page.originals.get(s.reblogOfId) : s;
+    if (proper && hiddenFrom(viewerId, page.filtered.get(s.id), proper, context)) hidden.add(s.id);
+  }
+  return hidden;
 }

@@ -1,5 +1,6 @@
 import { type DB, type Row, stmt, str, idListJson } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
+import { rowToTag, type TagRow } from "./tag-search.ts";
 
 // Hashtags (normalised name + display form) and their links to statuses.
 
@@ -41,4 +42,21 @@ export function findStatusTagNames(db: DB, statusIds: Iterable<Id>): Map<Id, str
     list.push(r.name as string);
   }
   return out;
+}
+
+/** The tag with this normalised name. */
+export function findTagByName(db: DB, name: string): TagRow | undefined {
+  const r = stmt(db, "SELECT id, name, display_name FROM tags WHERE name = ?").get(name) as Row | undefined;
+  return r && rowToTag(r);
+}
+
+/** The tag with this normalised name, created with `display` as its spelling when new. */
+export function findOrCreateTag(db: DB, t: { id: Id; name: string; display: string; at: number }): TagRow {
+  const r = stmt(
+    db,
+    `INSERT INTO tags (id, name, display_name, created_at) VALUES (@id, @name, @display, @at)
+     ON CONFLICT (name) DO UPDATE SET name = excluded.name
+     RETURNING id, name, display_name`,
+  ).get({ id: BigInt(t.id), name: t.name, display: t.display, at: t.at }) as Row;
+  return rowToTag(r);
 }

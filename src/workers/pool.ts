@@ -1,25 +1,37 @@
 import { Piscina } from "piscina";
 import type { Log } from "../lib/log.ts";
+import { createProcessRunner } from "./process-runner.ts";
 
 export interface WorkerPool {
-  /** Runs a named task (see workers/tasks.ts) in a worker thread; starts the pool on first use. */
+  /** Runs a named task (see workers/tasks.ts) off the main thread; starts what it needs on first use. */
   run<T = unknown>(task: string, payload: unknown): Promise<T>;
-  /** Threads currently alive (0 before first use and after idling out). */
+  /** Threads and processes currently alive (0 before first use and after idling out). */
   threads(): number;
   close(): Promise<void>;
 }
 
-// build.mjs defines this in the bundle, where the worker is dist/worker.mjs beside dist/roost.mjs.
+// build.mjs defines this in the bundle, where the workers are dist/worker.mjs and
+// dist/process-worker.mjs beside dist/roost.mjs.
 declare const __ROOST_BUNDLED__: boolean | undefined;
+const bundled = () => typeof __ROOST_BUNDLED__ !== "undefined" && __ROOST_BUNDLED__;
 
 function workerFile(): string {
-  const bundled = typeof __ROOST_BUNDLED__ !== "undefined" && __ROOST_BUNDLED__;
-  return new URL(bundled ? "./worker.mjs" : "./worker.ts", import.meta.url).href;
+  return new URL(bundled() ? "./worker.mjs" : "./worker.ts", import.meta.url).href;
+}
+
+function processWorkerFile(): string {
+  return new URL(bundled() ? "./process-worker.mjs" : "./process-entry.ts", import.meta.url).href;
 }
 
 /**
+ * Image tasks (sharp) run in a worker process rather than a thread: libvips' memory stays with
+ * the process that used it, and that process exits when idle (process-runner.ts).
+ */
+const PROCESS_TASKS = new Set(["processMediaImage", "processMediaThumbnail", "processProfileImage", "emojiStaticPng"]);
+
+/**
  * Piscina, started lazily (its threads cost ~27 MB of RSS) and shrunk to zero threads when
- * idle. Carries CPU-heavy work: key generation, media processing, request signing.
+ * idle, for CPU-heavy work: key generation and request signing; plus the image process.
  */
 export function createWorkerPool(opts: { maxThreads: number; idleTimeout: number; log: Log }): WorkerPool {
   let pool: Piscina | undefined;
@@ -32,17 +44,19 @@ export function createWorkerPool(opts: { maxThreads: number; idleTimeout: number
       // Dev mode runs TypeScript through tsx: the worker inherits the loader from execArgv.
       execArgv: process.execArgv,
     }));
+  const images = createProcessRunner({ file: processWorkerFile(), maxConcurrent: opts.maxThreads, idleTimeout: opts.idleTimeout, log: opts.log });
   return {
     run<T>(task: string, payload: unknown): Promise<T> {
+      if (PROCESS_TASKS.has(task)) return images.run<T>(task, payload);
       return get().run({ task, payload }) as Promise<T>;
     },
     threads() {
-      return pool ? pool.threads.length : 0;
+      return (pool ? pool.threads.length : 0) + images.alive();
     },
     async close() {
       const p = pool;
       pool = undefined;
-      if (p) await p.destroy();
+      await Promise.all([p?.destroy(), images.close()]);
     },
   };
 }

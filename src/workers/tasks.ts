@@ -1,6 +1,7 @@
 import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import { emojiStaticPng, processProfileImage } from "./image-tasks.ts";
+import { processMediaImage, processMediaThumbnail } from "./media-tasks.ts";
 import { signRequestTask } from "./signature-tasks.ts";
 
 const generateKeyPairAsync = promisify(generateKeyPair);
@@ -19,5 +20,7 @@ export const tasks: Record<string, (payload: any) => unknown> = {
   generateKeyPair: generateAccountKeyPair,
   processProfileImage,
   emojiStaticPng,
+  processMediaImage,
+  processMediaThumbnail,
   signRequest: signRequestTask,
 };

@@ -5,6 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createECDH, randomBytes } from "node:crypto";
+import sharp from "sharp";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { startTestServer, type Res, type TestServer, type TestUser } from "../helpers/server.ts";
@@ -18,6 +19,15 @@ interface Check {
   claim: string;
   run: () => Promise<void>;
 }
+
+/** A small real file of each type the media API may advertise. */
+const MEDIA_SAMPLES: Record<string, () => Promise<Uint8Array>> = {
+  "image/jpeg": () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).jpeg().toBuffer(),
+  "image/png": () => png(8, 8),
+  "image/gif": () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).gif().toBuffer(),
+  "image/webp": () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).webp().toBuffer(),
+  "image/avif": () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).avif().toBuffer(),
+};
 
 /** Image types the profile endpoints accept: uploadable even without the media API. */
 const PROFILE_IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
@@ -113,6 +123,16 @@ function advertisedChecks(s: TestServer, docs: Awaited<ReturnType<typeof readDoc
       expectOk(await s.req(alice, "PUT", `/api/v1/statuses/${id}`, { status: "second draft" }), "PUT /api/v1/statuses/:id");
       expectOk(await s.req(alice, "GET", `/api/v1/statuses/${id}/history`), "GET /api/v1/statuses/:id/history");
     });
+    if (atLeast(release, 4, 0)) {
+      // Ice Cubes and Mastodon for Android manage filters through v2 from 4.0 on.
+      add(`${where} version ${version}: v2 filters (4.0)`, async () => {
+        const f = await s.req(alice, "POST", "/api/v2/filters", { title: "spoilers", context: ["home"], keywords_attributes: [{ keyword: "finale" }] });
+        expectOk(f, "POST /api/v2/filters");
+        expectOk(await s.req(alice, "GET", "/api/v2/filters"), "GET /api/v2/filters");
+        expectOk(await s.req(alice, "GET", `/api/v2/filters/${f.body.id}/keywords`), "GET /api/v2/filters/:id/keywords");
+        expectOk(await s.req(alice, "DELETE", `/api/v2/filters/${f.body.id}`), "DELETE /api/v2/filters/:id");
+      });
+    }
     if (atLeast(release, 4, 2)) {
       add(`${where} version ${version}: exclusive lists (4.2)`, async () => {
         const list = await s.req(alice, "POST", "/api/v1/lists", { title: "birds", exclusive: true });
@@ -185,6 +205,14 @@ function advertisedChecks(s: TestServer, docs: Awaited<ReturnType<typeof readDoc
       if (needsMediaApi.length > 0) {
         assert.ok(config.statuses.max_media_attachments > 0, `${needsMediaApi.join(", ")} listed, but no media can be attached`);
       }
+      if (config.statuses.max_media_attachments === 0) return;
+      // With the media API, every listed type is uploaded as a real file of that type.
+      for (const type of types) {
+        const sample = MEDIA_SAMPLES[type];
+        assert.ok(sample, `${type} is listed: add a sample file of it to MEDIA_SAMPLES`);
+        const up = await s.req(alice, "POST", "/api/v2/media", imageForm("file", await sample(), "sample", type));
+        expectOk(up, `POST /api/v2/media with ${type}`);
+      }
     });
     if (config.polls.max_options >= 2) {
       add(`${where} configuration.polls.max_options ${config.polls.max_options}: polls`, async () => {
@@ -208,8 +236,12 @@ function advertisedChecks(s: TestServer, docs: Awaited<ReturnType<typeof readDoc
   }
   if (conf.accounts.max_featured_tags > 0) {
     add(`configuration.accounts.max_featured_tags ${conf.accounts.max_featured_tags}: featured tags`, async () => {
-      expectOk(await s.req(alice, "POST", "/api/v1/featured_tags", { name: "birds" }), "POST /api/v1/featured_tags");
+      const created = await s.req(alice, "POST", "/api/v1/featured_tags", { name: "birds" });
+      expectOk(created, "POST /api/v1/featured_tags");
       expectOk(await s.req(alice, "GET", "/api/v1/featured_tags"), "GET /api/v1/featured_tags");
+      expectOk(await s.req(alice, "GET", "/api/v1/featured_tags/suggestions"), "GET /api/v1/featured_tags/suggestions");
+      expectOk(await s.req(null, "GET", `/api/v1/accounts/${alice.id}/featured_tags`), "GET /api/v1/accounts/:id/featured_tags");
+      expectOk(await s.req(alice, "DELETE", `/api/v1/featured_tags/${created.body.id}`), "DELETE /api/v1/featured_tags/:id");
     });
   }
   if (conf.accounts.max_pinned_statuses > 0) {
@@ -305,7 +337,7 @@ test("capabilities come from the routes the server registered", () => {
   assert.ok(s.app.routes.has("GET /api/v1/statuses/:"));
   // Served today among the optional capabilities (update this as features land).
   const caps = serverCapabilities(s.app);
-  assert.deepEqual(Object.keys(caps).filter((k) => caps[k as keyof Capabilities]), ["polls"]);
+  assert.deepEqual(Object.keys(caps).filter((k) => caps[k as keyof Capabilities]), ["mediaUpload", "polls", "featuredTags"]);
 });
 
 test("with every capability served, both documents advertise all of it (Mastodon 4.3)", () => {
@@ -319,8 +351,8 @@ test("with every capability served, both documents advertise all of it (Mastodon
   assert.deepEqual(v2.configuration.vapid, { public_key: c.vapidPublicKey });
   assert.equal(v2.configuration.accounts.max_featured_tags, 10);
   assert.equal(v2.configuration.statuses.max_media_attachments, 6);
-  assert.ok(v2.configuration.media_attachments.supported_mime_types.includes("video/mp4"));
-  assert.equal(v2.configuration.media_attachments.supported_mime_types.length, 28);
+  // Exactly the types the upload API accepts (video and audio come with their processing).
+  assert.deepEqual(v2.configuration.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]);
   assert.equal(v2.configuration.polls.max_options, 5);
   assert.deepEqual(v2.configuration.translation, { enabled: true });
   assert.deepEqual(v2.configuration.timelines_access.trending_link_feeds, { local: "public", remote: "public" });

@@ -56,7 +56,7 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   assert.equal(conf.urls.terms_of_service, null);
   assert.equal("vapid" in conf, false);
   assert.deepEqual(conf.accounts, {
-    max_featured_tags: 0,
+    max_featured_tags: 10,
     max_pinned_statuses: 5,
     max_display_name_length: 30,
     max_note_length: 500,
@@ -64,9 +64,9 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
     profile_field_name_limit: 255,
     profile_field_value_limit: 255,
   });
-  assert.deepEqual(conf.statuses, { max_characters: 1234, max_media_attachments: 0, characters_reserved_per_url: 23 });
-  // Only avatars and headers can be uploaded so far; their limits still apply.
-  assert.deepEqual(conf.media_attachments.supported_mime_types, ["image/png", "image/jpeg", "image/gif", "image/webp"]);
+  assert.deepEqual(conf.statuses, { max_characters: 1234, max_media_attachments: 6, characters_reserved_per_url: 23 });
+  // Exactly what the media API accepts: images so far (video and audio come later).
+  assert.deepEqual(conf.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]);
   assert.equal(conf.media_attachments.image_size_limit, 2_000_000);
   assert.equal(conf.media_attachments.video_size_limit, 9_000_000);
   assert.equal(conf.media_attachments.image_matrix_limit, 33_177_600);
@@ -128,9 +128,9 @@ test("v1 instance: legacy shape, stats, Deprecation header; registrations and no
   assert.equal(i.registrations, true);
   assert.equal(i.approval_required, true);
   assert.equal(i.invites_enabled, false);
-  assert.deepEqual(i.configuration.accounts, { max_featured_tags: 0 });
+  assert.deepEqual(i.configuration.accounts, { max_featured_tags: 10 });
   assert.equal(i.configuration.statuses.max_characters, 777);
-  assert.equal(i.configuration.statuses.max_media_attachments, 0);
+  assert.equal(i.configuration.statuses.max_media_attachments, 4);
   assert.deepEqual(i.configuration.polls, { max_options: 4, max_characters_per_option: 50, min_expiration: 300, max_expiration: 2629746 });
   assert.equal(i.contact_account, null);
   assert.deepEqual(i.rules, []);

@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { png } from "./accounts-helpers.ts";
 
 /** JSON with the given ids written as bare numbers, as Mastodon.py sends them. */
 function numeric(body: Record<string, unknown>, ids: string[]): string {
@@ -35,11 +36,18 @@ test("ids sent as JSON numbers keep every digit on every endpoint that reads the
   assert.equal(reply.body.in_reply_to_id, post.id);
   assert.equal(reply.body.in_reply_to_account_id, bob.id);
 
-  // media_ids: no uploads exist yet, but the refusal names the ids exactly as sent.
+  // media_ids: an unknown upload; the refusal names the id exactly as sent.
   const mediaId = "117672769330833407";
   const media = await send(s, alice, "POST", "/api/v1/statuses", { status: "pic", media_ids: [mediaId] }, [mediaId]);
   assert.equal(media.status, 422);
   assert.match(media.body.error, new RegExp(`\\b${mediaId}\\b`));
+  // ...and a real upload is attached by its exact id.
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(await png(4, 4))], { type: "image/png" }), "dot.png");
+  const upload = await s.api(alice, "POST", "/api/v2/media", form);
+  const withMedia = await send(s, alice, "POST", "/api/v1/statuses", { status: "pic", media_ids: [upload.id] }, [upload.id]);
+  assert.equal(withMedia.status, 200, JSON.stringify(withMedia.body));
+  assert.deepEqual(withMedia.body.media_attachments.map((m: { id: string }) => m.id), [upload.id]);
 
   // List members.
   await s.api(alice, "POST", `/api/v1/accounts/${bob.id}/follow`);

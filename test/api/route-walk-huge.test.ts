@@ -74,6 +74,16 @@ test("1 MB values for every text parameter are refused quickly and never stall t
   const post = await s.api(alice, "POST", "/api/v1/statuses", { status: "hello @bob #birds https://example.com/ é👩‍👩‍👧" });
   const list = await s.api(alice, "POST", "/api/v1/lists", { title: "birds" });
   const question = await s.api(bob, "POST", "/api/v1/statuses", { status: "which?", poll: { options: ["a", "b"], expires_in: 3600 } });
+  // A 1x1 PNG (made once by sharp), uploaded so that the media routes have a real target.
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+  const upload = (extra: Record<string, string>) => {
+    const f = new FormData();
+    f.append("file", new Blob([png], { type: "image/png" }), "dot.png");
+    for (const [k, v] of Object.entries(extra)) f.append(k, v);
+    return f;
+  };
+  const dot = await s.api(alice, "POST", "/api/v2/media", upload({}));
+  const kf = await s.api(alice, "POST", "/api/v2/filters", { title: "f", context: ["home"], keywords_attributes: [{ keyword: "k" }] });
   const later = await s.api(alice, "POST", "/api/v1/statuses", { status: "later", scheduled_at: new Date(s.app.now() + 3_600_000).toISOString() });
   await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { note: "#birds @bob https://example.com/", fields_attributes: [{ name: "a", value: "https://example.com/" }] });
   await s.api(alice, "GET", "/api/v2/search?q=birds");
@@ -165,6 +175,42 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "PUT /api/v1/statuses/:id": (h) => [{ status: h }, { status: "hi", spoiler_text: h }, { status: "hi", media_ids: [h] }, { lenient: true, status: "hi", language: h }],
     "PATCH /api/v1/statuses/:id": (h) => [{ status: h }, form({ status: h }, true)],
     "DELETE /api/v1/statuses/:id": () => [],
+    "POST /api/v1/filters": (h) => [{ phrase: h, context: ["home"] }, { phrase: "x", context: [h] }, { lenient: true, phrase: "x", context: ["home"], expires_in: h }],
+    "PUT /api/v1/filters/:id": (h) => [{ phrase: h }],
+    "PATCH /api/v1/filters/:id": (h) => [{ phrase: h }],
+    "DELETE /api/v1/filters/:id": () => [],
+    "POST /api/v2/filters": (h) => [
+      { title: h, context: ["home"] },
+      { title: "t", context: [h] },
+      { title: "t", context: ["home"], filter_action: h },
+      { lenient: true, title: "t", context: ["home"], expires_in: h },
+      { title: "t", context: ["home"], keywords_attributes: [{ keyword: h }] },
+    ],
+    "PUT /api/v2/filters/:id": (h) => [{ title: h }, { keywords_attributes: [{ keyword: h }] }],
+    "PATCH /api/v2/filters/:id": (h) => [{ title: h }],
+    "DELETE /api/v2/filters/:id": () => [],
+    "POST /api/v2/filters/:filter_id/keywords": (h) => [{ keyword: h }],
+    "PUT /api/v2/filters/keywords/:id": (h) => [{ keyword: h }],
+    "PATCH /api/v2/filters/keywords/:id": (h) => [{ keyword: h }],
+    "DELETE /api/v2/filters/keywords/:id": () => [],
+    "POST /api/v2/filters/:filter_id/statuses": (h) => [{ status_id: h }],
+    "DELETE /api/v2/filters/statuses/:id": () => [],
+    // Focus is read as leniently as Mastodon reads it (junk is 0,0): PUT shows it is cheap; an
+    // accepted upload would time the image worker instead.
+    "POST /api/v2/media": (h) => [upload({ description: h })],
+    "POST /api/v1/media": (h) => [upload({ description: h })],
+    "PUT /api/v1/media/:id": (h) => [{ description: h }, { lenient: true, focus: h }],
+    "PATCH /api/v1/media/:id": (h) => [{ description: h }],
+    "DELETE /api/v1/media/:id": () => [],
+    "PATCH /api/v1/profile": (h) => [{ display_name: h }, { note: h }, { avatar_description: h }, { header_description: h }, { attribution_domains: [h] }],
+    "PUT /api/v1/profile": (h) => [{ display_name: h }, { attribution_domains: [h] }],
+    // A tag's name travels in the path: 1 MB cannot get past the HTTP parser.
+    "POST /api/v1/tags/:name/follow": () => [],
+    "POST /api/v1/tags/:name/unfollow": () => [],
+    "POST /api/v1/tags/:name/feature": () => [],
+    "POST /api/v1/tags/:name/unfeature": () => [],
+    "POST /api/v1/featured_tags": (h) => [{ name: h }],
+    "DELETE /api/v1/featured_tags/:id": () => [],
     "POST /api/v1/polls/:id/votes": (h) => [{ choices: [h] }, { choices: h }],
     "PUT /api/v1/scheduled_statuses/:id": (h) => [{ scheduled_at: h }],
     "PATCH /api/v1/scheduled_statuses/:id": (h) => [{ scheduled_at: h }],
@@ -191,7 +237,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /actor/inbox": () => [],
     "POST /users/:username/inbox": () => [],
   };
-  const ids: Record<string, string> = { "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id };
+  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id };
   const fillPath = (path: string) =>
     path.replace(/(\/\w+\/):\w+/g, (_all, prefix: string) => (ids[prefix] ? prefix + ids[prefix] : prefix + "1")).replace(":username", "alice");
 

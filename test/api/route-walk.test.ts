@@ -17,7 +17,9 @@ const PARAM_NAMES = [
   "state", "code_challenge", "code_challenge_method", "force_login", "avatar", "header", "file",
   "description", "media_ids", "visibility", "in_reply_to_id", "spoiler_text", "poll", "types",
   "exclude_types", "account_id", "q", "type", "offset", "local", "remote", "only_media", "authenticity_token",
-  "scheduled_at", "choices",
+  "scheduled_at", "choices", "title", "context", "filter_action", "expires_in", "keywords_attributes", "keyword",
+  "whole_word", "phrase", "irreversible", "status_id",
+  "name", "avatar_description", "header_description", "attribution_domains", "show_media", "show_featured",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {

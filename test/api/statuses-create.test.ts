@@ -149,7 +149,7 @@ test("POST /api/v1/statuses", async (t) => {
     const unknownVis = await s.req(alice, "POST", "/api/v1/statuses", { status: "x", visibility: "everyone" });
     assert.equal(unknownVis.status, 422);
 
-    // Uploads are not built yet: any media id is unknown.
+    // An unknown media id (uploads: statuses-media.test.ts).
     const media = await s.req(alice, "POST", "/api/v1/statuses", { status: "x", media_ids: ["123"] });
     assert.equal(media.status, 422);
     assert.equal(media.body.error, "Media 123 not found or already attached to another post");

@@ -281,7 +281,7 @@ test("misskey/flag: a remote account is reported only for statuses that reply to
   assert.deepEqual(listReportsAbout(w.s.app.db, await accountIdOf(w, other)), []);
 });
 
-test("Add/Remove on the featured collection pin and unpin the actor's post; hashtags are ignored", async (t) => {
+test("Add/Remove on the featured collection pin and unpin the actor's post; a Hashtag there is a featured tag, no pin", async (t) => {
   const w = await startWorld(t);
   const bob = w.remote.actor("bob");
   bob.doc.featured = `${bob.id}/collections/featured`;
@@ -294,6 +294,8 @@ test("Add/Remove on the featured collection pin and unpin the actor's post; hash
   assert.deepEqual(pinned.map((s: { uri: string }) => s.uri), [note.id]);
 
   await deliverAndRun(w, bob, fixture(w, "mastodon/add-featured-hashtag"));
+  const featured = await w.s.api(w.alice, "GET", `/api/v1/accounts/${bobId}/featured_tags`);
+  assert.deepEqual(featured.map((f: { name: string; url: string }) => [f.name, f.url]), [["birds", `${w.remote.origin}/@bob/tagged/birds`]]);
   await deliverAndRun(w, bob, fixture(w, "mastodon/remove-featured"));
   pinned = await w.s.api(w.alice, "GET", `/api/v1/accounts/${bobId}/statuses?pinned=true`);
   assert.deepEqual(pinned, []);

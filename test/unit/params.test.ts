@@ -37,6 +37,23 @@ test("form keys follow Rails: arrays, nested hashes, indexed hashes", () => {
   assert.equal(p.str("plain"), "1"); // first value wins for a repeated scalar
 });
 
+test("a[][b] keys build an array of hashes as Rails does: a repeated key starts the next hash", () => {
+  // Mastodon's documented form for POST /api/v2/filters.
+  const o = parseQueryString(
+    "keywords_attributes[][keyword]=foo&keywords_attributes[][whole_word]=false&" +
+      "keywords_attributes[][keyword]=bar&keywords_attributes[][whole_word]=true&" +
+      "keywords_attributes[][id]=7&keywords_attributes[][_destroy]=true&" +
+      "x[][tags][]=a&x[][tags][]=b&x[][name]=n",
+  );
+  const p = new Params(o);
+  const items = p.list("keywords_attributes")!.map((k) => ({ id: k.str("id"), keyword: k.str("keyword"), whole: k.bool("whole_word"), del: k.bool("_destroy") }));
+  assert.deepEqual(items, [
+    { id: undefined, keyword: "foo", whole: false, del: undefined },
+    { id: "7", keyword: "bar", whole: true, del: true },
+  ]);
+  assert.deepEqual(JSON.parse(JSON.stringify(o.x)), [{ tags: ["a", "b"], name: "n" }]);
+});
+
 test("dangerous and malformed keys are dropped", () => {
   const o = parseQueryString("__proto__[x]=1&a[__proto__][y]=2&constructor[prototype][z]=3&a]b=4&[]=5&ok=6");
   assert.equal(({} as Record<string, unknown>).x, undefined);

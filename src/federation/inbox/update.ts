@@ -5,6 +5,7 @@ import { isActorDocument, parseApActor } from "../parse/actor.ts";
 import { isNoteLike, parseApNote } from "../parse/note.ts";
 import { updateRemoteStatus } from "../remote-statuses.ts";
 import { resolveAccountByUri, upsertRemoteAccount } from "../resolve/accounts.ts";
+import { scheduleFeaturedTagsSync } from "../resolve/featured-tags.ts";
 import { type InboxContext, ignore } from "./context.ts";
 
 export async function handleUpdate(ctx: InboxContext): Promise<void> {
@@ -22,7 +23,7 @@ export async function handleUpdate(ctx: InboxContext): Promise<void> {
     const parsed = parseApActor(obj);
     // A new username needs its handle verified through WebFinger again: refetch instead.
     if (parsed.username.toLowerCase() !== actor.username.toLowerCase()) await resolveAccountByUri(app, actor.uri, { refresh: true });
-    else upsertRemoteAccount(app, parsed, actor.domain!);
+    else scheduleFeaturedTagsSync(app, upsertRemoteAccount(app, parsed, actor.domain!));
     return;
   }
   if (!isNoteLike(obj)) return ignore(ctx, "Update of an unsupported object");

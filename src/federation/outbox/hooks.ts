@@ -12,6 +12,7 @@ import type { App } from "../../app.ts";
 import { findAccountById, findAccountsByIds, type Account } from "../../storage/accounts.ts";
 import type { Block } from "../../storage/blocks.ts";
 import { hasRemoteConcern, hasRemoteFollowers, statusAudienceInboxes } from "../../storage/federation-recipients.ts";
+import type { FeaturedTag } from "../../storage/featured-tags.ts";
 import type { FollowRecord } from "../../storage/follows.ts";
 import { findReportForFlag, setReportUri } from "../../storage/report-flags.ts";
 import { findStatusById, type Status } from "../../storage/statuses.ts";
@@ -28,11 +29,12 @@ import {
   toApUndoFollow,
   toApUndoLike,
 } from "../serializers/activities.ts";
+import { toApFeaturedTagChange } from "../serializers/featured-tags.ts";
 import type { ApObject } from "../types.ts";
 import { toApVote } from "../serializers/poll-activities.ts";
 import type { Poll } from "../../storage/polls.ts";
 import { enqueueDistribute } from "./distribute.ts";
-import { personalInbox, profileInboxes, statusAudienceQuery, statusInboxes } from "./recipients.ts";
+import { followerInboxes, personalInbox, profileInboxes, statusAudienceQuery, statusInboxes } from "./recipients.ts";
 import { sendActivity } from "./send.ts";
 
 /**
@@ -182,6 +184,19 @@ export function onPinChanged(app: App, kind: "Add" | "Remove", account: Account,
   if (account.domain !== null || !status.local) return;
   guarded(app, "onPinChanged", () => {
     if (hasRemoteFollowers(app.db, account.id)) enqueueDistribute(app, { kind: "featured", op: kind, accountId: account.id, statusId: status.id });
+  });
+}
+
+/**
+ * A local account featured / stopped featuring a hashtag: Add / Remove of the Hashtag to its
+ * followers (Mastodon's AccountRawDistributionWorker). Built now: a removed row is going.
+ */
+export function onFeaturedTagChanged(app: App, kind: "Add" | "Remove", account: Account, featured: FeaturedTag): void {
+  if (account.domain !== null) return;
+  guarded(app, "onFeaturedTagChanged", () => {
+    const inboxes = followerInboxes(app, account.id);
+    if (inboxes.length === 0) return;
+    sendActivity(app, { actorAccountId: account.id, activity: toApFeaturedTagChange(app, kind, account, featured), inboxes });
   });
 }
 

@@ -8,6 +8,7 @@ import { domainPolicy, isSuspendedDomain } from "../domain-policy.ts";
 import { fetchApObject } from "../fetch-object.ts";
 import { FetchError } from "../net/safe-fetch.ts";
 import { scheduleAccountCounts } from "./account-counts.ts";
+import { scheduleFeaturedTagsSync } from "./featured-tags.ts";
 import { type ActorKey, isActorDocument, listActorKeys, parseApActor, parseHandle, type ParsedActor, REMOTE_USERNAME_RE } from "../parse/actor.ts";
 import { asArray, hostOf, httpUrl, idOf, isObject, sameOrigin, str } from "../parse/common.ts";
 import { type ApObject, FederationError } from "../types.ts";
@@ -257,6 +258,7 @@ async function storeActor(app: App, uri: string, doc: ApObject, known: Account |
   }
   const account = upsertRemoteAccount(app, actor, handle.domain, { username: handle.username, webfingered, movedToAccountId });
   scheduleAccountCounts(app, account);
+  scheduleFeaturedTagsSync(app, account);
   return { account, keys: listActorKeys(doc) };
 }
 

@@ -5,6 +5,7 @@ import { mapLimited } from "../../lib/map-limited.ts";
 import { listStaleRemoteAccounts, touchAccountFetched } from "../../storage/remote-accounts.ts";
 import { resolveAccountByUri } from "./accounts.ts";
 import { ACCOUNT_COUNTS_JOB, refreshAccountCounts } from "./account-counts.ts";
+import { FEATURED_TAGS_SYNC_JOB, syncFeaturedTags } from "./featured-tags.ts";
 
 const DAY = 86_400_000;
 /** How often the task looks for stale accounts, and how many it refreshes per run. */
@@ -31,6 +32,7 @@ export async function refreshStaleAccounts(app: App): Promise<number> {
 /** Discovery jobs: refresh of stale remote accounts, deferred fetches (thread parents...). */
 export function registerResolveJobs(app: App): void {
   app.jobs.register(ACCOUNT_COUNTS_JOB, refreshAccountCounts);
+  app.jobs.register(FEATURED_TAGS_SYNC_JOB, syncFeaturedTags);
   app.jobs.every("accounts.refresh", EVERY_MS, async (a) => {
     await refreshStaleAccounts(a);
   });

@@ -10,13 +10,14 @@ import {
   type FollowDirection,
   OUTBOX_PAGE_SIZE,
   toApFeatured,
-  toApFeaturedTags,
   toApFollowCollection,
   toApFollowCollectionPage,
   toApOutbox,
   toApOutboxPage,
 } from "../serializers/collections.ts";
+import { toApFeaturedTagsCollection } from "../serializers/featured-tags.ts";
 import { cacheFor, notFoundAp, param, type Requester, requester, sendAp } from "./ap-response.ts";
+import { listAccountFeaturedTags } from "../../services/featured-tags.ts";
 import { findServedAccount, outboxStatuses, pinnedStatuses, relationTo } from "./served-objects.ts";
 
 // Page numbers past this are not worth the OFFSET scan: no small instance has 1.2 M follows.
@@ -67,7 +68,9 @@ export function registerCollectionRoutes(app: App, r: Router): void {
   });
 
   r.get("/users/:username/collections/tags", async (event) => {
-    const { account } = await owner(app, event);
-    return sendAp(app, event, toApFeaturedTags(account), "public");
+    const { account, who } = await owner(app, event);
+    // As for pins: signers the owner blocks see none.
+    const featured = relationTo(app, account, who.signerId) === "blocked" ? [] : listAccountFeaturedTags(app, account);
+    return sendAp(app, event, toApFeaturedTagsCollection(app, account, featured), cacheFor(who));
   });
 }

@@ -5,6 +5,7 @@ import { uniqueHashtags } from "../../lib/tags.ts";
 import { localActorUrls, mediaUrl, tagUrl } from "../../lib/urls.ts";
 import { scanShortcodes } from "../../lib/shortcodes.ts";
 import { type Account, findAccountById } from "../../storage/accounts.ts";
+import { findProfileSettings } from "../../storage/account-profile.ts";
 import { instanceActorKeys, instanceActorKeyId, instanceActorUri } from "../instance-actor.ts";
 import type { ApObject } from "../types.ts";
 import { ACTOR_CONTEXT, apTime, withContext } from "./context.ts";
@@ -79,6 +80,9 @@ export function renderActor(app: App, a: Account): ApObject {
     if (target) doc.movedTo = target.uri;
   }
   if (!suspended && a.alsoKnownAs.length) doc.alsoKnownAs = a.alsoKnownAs;
+  // Sites allowed to credit the account (fediverse:creator), only when there are some (Mastodon 4.4).
+  const attribution = suspended ? [] : findProfileSettings(app.db, a.id).attributionDomains;
+  if (attribution.length) doc.attributionDomains = attribution;
   return doc;
 }
 

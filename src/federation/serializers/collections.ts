@@ -93,16 +93,6 @@ export function toApFeatured(app: App, account: Account, pinned: Status[]): ApOb
   });
 }
 
-/** Featured hashtags do not exist yet: always empty. */
-export function toApFeaturedTags(account: Account): ApObject {
-  return withContext(BASIC_CONTEXT, {
-    id: account.featuredTagsUrl ?? `${account.uri}/collections/tags`,
-    type: "Collection",
-    totalItems: 0,
-    items: [],
-  });
-}
-
 export interface RepliesQuery {
   /** A page was asked for (`page` present); else the collection with its first page. */
   page: boolean;

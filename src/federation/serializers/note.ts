@@ -3,7 +3,8 @@
 import type { App } from "../../app.ts";
 import { readTx } from "../../db/db.ts";
 import type { Id } from "../../lib/ids.ts";
-import { mediaUrl, tagUrl } from "../../lib/urls.ts";
+import { tagUrl } from "../../lib/urls.ts";
+import { mediaStore } from "../../media/store.ts";
 import { scanShortcodes } from "../../lib/shortcodes.ts";
 import { type Account, findAccountsByIds } from "../../storage/accounts.ts";
 import {
@@ -94,7 +95,7 @@ function documentOf(app: App, m: StatusMedia): ApObject {
   const doc: ApObject = {
     type: "Document",
     mediaType: m.contentType,
-    url: m.file ? mediaUrl(app.baseUrl, m.file) : m.remoteUrl,
+    url: m.file ? mediaStore(app).url(m.file) : m.remoteUrl,
     name: m.description ?? null,
     blurhash: m.blurhash,
   };
@@ -103,7 +104,8 @@ function documentOf(app: App, m: StatusMedia): ApObject {
   const original = (m.meta.original ?? {}) as { width?: unknown; height?: unknown };
   if (typeof original.width === "number") doc.width = original.width;
   if (typeof original.height === "number") doc.height = original.height;
-  if (m.thumbnailFile) doc.icon = { type: "Image", mediaType: "image/jpeg", url: mediaUrl(app.baseUrl, m.thumbnailFile) };
+  // A custom preview (always stored as JPEG), as Mastodon's `icon`.
+  if (m.thumbnailFile) doc.icon = { type: "Image", mediaType: "image/jpeg", url: mediaStore(app).url(m.thumbnailFile) };
   return doc;
 }
 

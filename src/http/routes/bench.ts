@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { getRouterParam } from "h3";
 import type { App } from "../../app.ts";
 import type { Router } from "../router.ts";
@@ -70,6 +71,23 @@ export function registerBenchRoutes(app: App, r: Router): void {
       body = Array.from({ length: Math.max(1, Math.round(bytes / one)) }, () => doc);
       if (sized.size < 16) sized.set(bytes, body);
     }
+    return body;
+  });
+
+  // `/api/v1/_bench/runtime?reset=1`: the event loop's delay since the last reset (is the loop
+  // blocked while the pool works?) and the worker pool's live threads (has it shrunk?).
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  r.get("/api/v1/_bench/runtime", (event) => {
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const mb = (b: number) => Math.round(b / 1048576);
+    const m = process.memoryUsage();
+    const body = {
+      eventLoopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
+      poolThreads: app.pool.threads(),
+      memoryMb: { rss: mb(m.rss), heapTotal: mb(m.heapTotal), heapUsed: mb(m.heapUsed), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) },
+    };
+    if (event.url.searchParams.has("reset")) loop.reset();
     return body;
   });
 }

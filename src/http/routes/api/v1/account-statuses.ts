@@ -39,7 +39,7 @@ export function registerAccountStatusesRoutes(app: App, r: Router): void {
       limit: page.limit,
       keep: ["pinned", "tagged", "only_media", "exclude_replies", "exclude_reblogs"],
     });
-    return jsonText(event, toApiStatusesJson(app, list, viewerId));
+    return jsonText(event, toApiStatusesJson(app, list, viewerId, { hideIn: "account" }));
   });
 
   r.get("/api/v1/accounts/:id/lists", (event) => {

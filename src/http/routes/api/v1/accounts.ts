@@ -26,7 +26,7 @@ function upload(p: Params, name: string): File | undefined {
 }
 
 /** update_credentials parameters; absent keys leave the profile unchanged. */
-function readProfileInput(p: Params): ProfileInput {
+export function readProfileInput(p: Params): ProfileInput {
   const source = p.obj("source");
   const privacy = source?.str("privacy");
   return {
@@ -44,6 +44,8 @@ function readProfileInput(p: Params): ProfileInput {
     privacy: privacy === undefined || privacy.trim() === "" ? undefined : privacy,
     sensitive: source?.bool("sensitive"),
     language: source?.has("language") ? (source.str("language") ?? null) : undefined,
+    // `attribution_domains[]` (4.4); more than the limit is refused, far more is not read.
+    attributionDomains: p.strArray("attribution_domains", { max: 1000 }),
   };
 }
 

@@ -30,14 +30,14 @@ export function registerNotificationsRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     const page = pageParams(p, 40, 80);
     const list = listNotifications(app, viewer.account.id, filterOf(p), page);
-    // Link cursors are the notifications found, even any the serializer then drops.
+    // Link cursors are the notifications found, even any that `hide` filters or the serializer then drop.
     setLinkHeader(app, event, p, {
       cursors: list.map((n) => n.id),
       limit: page.limit,
       nextAlways: true,
       keep: ["types", "exclude_types", "account_id"],
     });
-    return jsonText(event, toApiNotificationsJson(app, list, viewer.account.id));
+    return jsonText(event, toApiNotificationsJson(app, list, viewer.account.id, { hideFiltered: true }));
   });
 
   // Mastodon 4.3: counts notifications past the `notifications` marker, capped at `limit`.

@@ -105,19 +105,21 @@ export function registerStatusesRoutes(app: App, r: Router): void {
       sensitive: p.bool("sensitive"),
       language: p.str("language"),
       mediaIds: p.strArray("media_ids"),
+      mediaAttributes: (p.list("media_attributes") ?? []).map((a) => ({ id: a.str("id") ?? "", description: a.str("description"), focus: a.str("focus") })),
       // The request is the whole new state: no `poll` removes it.
       poll: readPoll(app, p) ?? null,
     });
     return toApiStatus(app, updated, viewer.account.id);
   });
 
-  // The response carries `text` instead of `content`, so the client can redraft the post.
+  // The response carries `text` instead of `content`, so the client can redraft the post; its
+  // media stay a day for that, unless `delete_media` (4.4).
   r.delete("/api/v1/statuses/:id", async (event) => {
-    await readAppParams(app, event);
+    const p = await readAppParams(app, event);
     const viewer = requireUser(app, event, ...WRITE);
     const status = requireOwnStatus(app, viewer.account.id, getRouterParam(event, "id"));
     const body = toApiStatus(app, status, viewer.account.id, { source: true });
-    deleteStatus(app, status);
+    deleteStatus(app, status, { deleteMedia: p.bool("delete_media") ?? false });
     return body;
   });
 

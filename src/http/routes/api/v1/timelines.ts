@@ -7,15 +7,20 @@ import { cachePublicIfAnonymous, jsonText } from "../../../headers.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { readAppParams, type Params } from "../../../params.ts";
 import { homeTimeline, listTimeline, publicTimeline, tagTimeline } from "../../../../services/timelines.ts";
+import type { FilterContext } from "../../../../services/filters.ts";
 import type { Status } from "../../../../services/domain-types.ts";
 import { toApiStatusesJson } from "../../../../serializers/status.ts";
 
 const READ = ["read:statuses"];
 
-/** Timelines emit `next` for any non-empty page and `prev` with min_id (conventions §7). */
-function respond(app: App, event: H3Event, p: Params, limit: number, statuses: Status[], viewerId: string | null, keep: string[] = []) {
+/**
+ * Timelines emit `next` for any non-empty page and `prev` with min_id (conventions §7). The
+ * links follow the page as read, before the viewer's `hide` filters drop from it, so paging
+ * goes on past a page they empty.
+ */
+function respond(app: App, event: H3Event, p: Params, limit: number, statuses: Status[], viewerId: string | null, context: FilterContext, keep: string[] = []) {
   setLinkHeader(app, event, p, { cursors: statuses.map((s) => s.id), limit, nextAlways: true, keep });
-  return jsonText(event, toApiStatusesJson(app, statuses, viewerId));
+  return jsonText(event, toApiStatusesJson(app, statuses, viewerId, { hideIn: context }));
 }
 
 /** The raw path segment, percent-decoded; malformed escapes are kept as typed (no 500). */
@@ -36,7 +41,7 @@ export function registerTimelinesRoutes(app: App, r: Router): void {
     const viewer = requireUser(app, event, ...READ);
     const p = await readAppParams(app, event);
     const page = pageParams(p, 20, 40);
-    return respond(app, event, p, page.limit, homeTimeline(app, viewer.account.id, page), viewer.account.id);
+    return respond(app, event, p, page.limit, homeTimeline(app, viewer.account.id, page), viewer.account.id, "home");
   });
 
   r.get("/api/v1/timelines/public", async (event) => {
@@ -46,7 +51,7 @@ export function registerTimelinesRoutes(app: App, r: Router): void {
     cachePublicIfAnonymous(event, viewer !== null);
     const viewerId = viewer?.account.id ?? null;
     const list = publicTimeline(app, viewerId, publicFilter(p), page);
-    return respond(app, event, p, page.limit, list, viewerId, ["local", "remote", "only_media"]);
+    return respond(app, event, p, page.limit, list, viewerId, "public", ["local", "remote", "only_media"]);
   });
 
   r.get("/api/v1/timelines/tag/:hashtag", async (event) => {
@@ -62,7 +67,7 @@ export function registerTimelinesRoutes(app: App, r: Router): void {
       { tag: decodeParam(getRouterParam(event, "hashtag")), any: tags("any"), all: tags("all"), none: tags("none"), ...publicFilter(p) },
       page,
     );
-    return respond(app, event, p, page.limit, list, viewerId, ["local", "remote", "only_media", "any", "all", "none"]);
+    return respond(app, event, p, page.limit, list, viewerId, "public", ["local", "remote", "only_media", "any", "all", "none"]);
   });
 
   r.get("/api/v1/timelines/list/:list_id", async (event) => {
@@ -70,6 +75,7 @@ export function registerTimelinesRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     const page = pageParams(p, 20, 40);
     const list = listTimeline(app, viewer.account.id, getRouterParam(event, "list_id"), page);
-    return respond(app, event, p, page.limit, list, viewer.account.id);
+    // A filter's `home` context covers lists too (entities-other.md "Filter").
+    return respond(app, event, p, page.limit, list, viewer.account.id, "home");
   });
 }

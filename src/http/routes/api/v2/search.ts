@@ -47,7 +47,7 @@ export function registerSearchRoutes(app: App, r: Router): void {
     return {
       accounts: toApiAccounts(app, res.accounts),
       statuses: toApiStatuses(app, res.statuses, viewer.account.id),
-      hashtags: toApiTags(app, res.hashtags, true),
+      hashtags: toApiTags(app, res.hashtags, viewer.account.id),
       // 4.6 collections: roost has none.
       collections: [],
     };
