@@ -1,5 +1,6 @@
 import type { BackupVerification } from "../src/ops/backup-verify.ts";
 import type { StatusReport } from "../src/ops/status.ts";
+import type { PruneReport } from "../src/ops/storage-prune.ts";
 
 // Human-readable renderings of the operator reports (`--json` prints the objects themselves).
 
@@ -85,4 +86,19 @@ export function formatStatus(r: StatusReport, now: number): string {
     for (const row of rows) out.push("  " + row.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join("  "));
   }
   return out.join("\n") + "\n";
+}
+
+export function formatPruneReport(r: PruneReport): string {
+  const verb = r.dryRun ? "would go" : "removed";
+  const approx = r.dryRun ? "about " : "";
+  let out = `${r.dryRun ? "dry run: nothing removed\n" : ""}`;
+  out += table([
+    ["budget", r.budgetBytes === null ? "none (storageBudgetBytes 0)" : bytes(r.budgetBytes)],
+    ["retention", r.retentionDays > 0 ? `${r.retentionDays} days for remote content nobody here touched` : "none (remoteContentRetentionDays 0)"],
+    ["remote media", `${r.media.items} cached item(s), ${r.media.files} file(s), ${bytes(r.media.bytes)} ${verb}`],
+    ["remote posts", `${r.statuses.count} ${verb} (${approx}${bytes(r.statuses.estimatedBytes)})`],
+    ["remote profiles", `${r.accounts.count} retired (cached images gone, refresh stopped; rows and keys kept)`],
+    ["storage", `${bytes(r.before.totalBytes)} → ${approx}${bytes(r.after.totalBytes)} (database ${bytes(r.after.databaseBytes)}, media ${bytes(r.after.mediaBytes)})`],
+  ]);
+  return out;
 }

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { registerBackupCommands } from "./commands/backup.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerMigrateCommand } from "./commands/migrate.ts";
+import { registerPruneCommand } from "./commands/prune.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerStatusCommand } from "./commands/status.ts";
 import { registerTokenCommands } from "./commands/token.ts";
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerBackupCommands(program);
   registerMigrateCommand(program);
   registerStatusCommand(program);
+  registerPruneCommand(program);
   return program;
 }
 

@@ -72,6 +72,13 @@ export interface Config {
   backupSchedule: string;
   /** Bearer token for GET /metrics (Prometheus text); empty: no /metrics. */
   metricsToken: string;
+  /**
+   * Disk the database and media may use; past it, untouched remote content is pruned oldest
+   * first (ops/storage-prune.ts). 0: no budget.
+   */
+  storageBudgetBytes: number;
+  /** Untouched remote posts, accounts' profiles and cached media older than this go; 0: kept. */
+  remoteContentRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -118,6 +125,8 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   benchRoutes: { kind: "bool", def: false },
   backupSchedule: { kind: "string", def: "every 24h, keep 7" },
   metricsToken: { kind: "string", def: "" },
+  storageBudgetBytes: { kind: "int", min: 0, def: 0 },
+  remoteContentRetentionDays: { kind: "int", min: 0, max: 36500, def: 90 },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();

@@ -10,6 +10,7 @@ import { trimTagHistory } from "./handlers/tag-history-trim.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { registerBackupSchedule } from "../ops/backup-schedule.ts";
+import { registerStoragePrune } from "../ops/storage-prune.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 
 const HOUR = 3600_000;
@@ -28,6 +29,7 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
   registerBackupSchedule(app);
+  registerStoragePrune(app);
   // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.
   app.jobs.register("media.process", handleMediaProcess, { queue: "media" });
   app.jobs.register("media.remove_files", handleMediaRemoveFiles);

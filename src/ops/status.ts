@@ -7,6 +7,7 @@ import { loadMigrations } from "../db/migrate.ts";
 import { probeFfmpeg, type FfmpegInfo } from "../media/ffmpeg-probe.ts";
 import { databasePath, mediaPath } from "../services/init.ts";
 import { peerFailureCounts } from "../storage/federation-peers.ts";
+import { databaseUse } from "../storage/storage-prune.ts";
 import { ROOST_VERSION } from "../version.ts";
 import { type LiveStatus, queryAdminSocket } from "./admin-socket.ts";
 import { type BackupFile, listBackups } from "./backup-archive.ts";
@@ -29,18 +30,14 @@ export interface StatusReport {
   federation: { peersFailing: number; peersUnavailable: number; worst: { domain: string; failureDays: number; since: number | null }[] };
   backups: { schedule: string; count: number; bytes: number; last: BackupFile | null };
   /**
-   * Disk use of the instance's data (database files and media; backups apart) against the
-   * storage budget, when one is configured (`storageBudgetBytes`, issue 14 part 2).
+   * Disk use of the instance's data (the database's pages in use and media; backups apart)
+   * against the storage budget, when one is configured (`storageBudgetBytes`, issue 14 part 2).
    */
   storage: { usedBytes: number; budgetBytes: number | null; percentOfBudget: number | null };
   ffmpeg: FfmpegInfo;
 }
 
-/** The storage budget, once the setting exists (the pruning job brings `storageBudgetBytes`). */
-function storageBudget(config: Config): number | null {
-  const v = (config as Partial<Record<"storageBudgetBytes", unknown>>).storageBudgetBytes;
-  return typeof v === "number" && v > 0 ? v : null;
-}
+const storageBudget = (config: Config): number | null => (config.storageBudgetBytes > 0 ? config.storageBudgetBytes : null);
 
 export async function collectStatus(config: Config, now = Date.now()): Promise<StatusReport> {
   const dataDir = config.dataDir;
@@ -51,6 +48,7 @@ export async function collectStatus(config: Config, now = Date.now()): Promise<S
   let jobs: QueueStats[] = [];
   let peers: ReturnType<typeof peerFailureCounts> = { failing: 0, unavailable: 0, worst: [] };
   let applied = new Set<number>();
+  let liveDbBytes = 0;
   try {
     db.pragma("busy_timeout = 5000");
     db.defaultSafeIntegers(true);
@@ -58,6 +56,7 @@ export async function collectStatus(config: Config, now = Date.now()): Promise<S
     schemaVersion = Math.max(0, ...applied);
     jobs = queueStats(db, now);
     peers = peerFailureCounts(db);
+    liveDbBytes = databaseUse(db).liveBytes;
   } finally {
     db.close();
   }
@@ -66,7 +65,8 @@ export async function collectStatus(config: Config, now = Date.now()): Promise<S
   const backups = listBackups(dataDir);
   const dbBytes = fileBytes(dbFile);
   const walBytes = fileBytes(`${dbFile}-wal`);
-  const usedBytes = dbBytes + walBytes + fileBytes(`${dbFile}-shm`) + mediaUsage.bytes;
+  // As the pruning job counts it (ops/storage-prune.ts): pages in use, and media.
+  const usedBytes = liveDbBytes + mediaUsage.bytes;
   const budgetBytes = storageBudget(config);
   const schedule = parseBackupSchedule(config.backupSchedule);
   return {
