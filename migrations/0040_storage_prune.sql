@@ -2,3 +2,6 @@
 -- here bookmarked or pinned it. Without these indexes each question scans the whole table.
 CREATE INDEX bookmarks_status ON bookmarks (status_id);
 CREATE INDEX status_pins_status ON status_pins (status_id);
+-- Removing a status sets last_status_id of the conversations that end with it to NULL: found
+-- by this index rather than by a scan per removed status.
+CREATE INDEX account_conversations_last_status ON account_conversations (last_status_id) WHERE last_status_id IS NOT NULL;

@@ -22,7 +22,7 @@ import { addEvicted, type Evicted, evictAccountImages, evictRemoteAttachments, e
 const DAY = 86_400_000;
 /** What arrived in the last day is never pruned for the budget (people are reading it). */
 const BUDGET_FLOOR_MS = DAY;
-const BATCH = 200;
+const BATCH = 100;
 
 export const STORAGE_PRUNE_JOB = "storage.prune";
 
