@@ -12,6 +12,7 @@ import { registerMediaFileRoutes } from "./routes/media-files.ts";
 import { registerMediaRoutes } from "./routes/api/v1/media.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
 import { registerBenchRoutes } from "./routes/bench.ts";
+import { registerMetricsRoutes } from "./routes/metrics.ts";
 import { registerNotificationsRoutes } from "./routes/api/v1/notifications.ts";
 import { registerNotificationGroupsRoutes } from "./routes/api/v2/notifications.ts";
 import { registerNotificationPolicyRoutes } from "./routes/api/v2/notification-policy.ts";
@@ -57,6 +58,7 @@ import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/emai
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
   registerHealthRoutes(app, r);
+  registerMetricsRoutes(app, r);
   registerOauthRoutes(app, r);
   registerAppsRoutes(app, r);
   registerAccountsSearchRoutes(app, r);

@@ -149,3 +149,53 @@ export function markPeriodicRun(db: DB, name: string, ranAt: number, nextRunAt: 
 export function hasJobNamed(db: DB, name: string): boolean {
   return !!stmt(db, "SELECT 1 FROM jobs WHERE name = ? LIMIT 1").get(name);
 }
+
+export interface QueueStats {
+  queue: string;
+  /** Waiting to run now (not claimed). */
+  due: number;
+  /** Waiting for a later run_at: retries in backoff, scheduled work. */
+  scheduled: number;
+  /** Claimed by a runner (lease not expired). */
+  running: number;
+  /** Pending jobs that failed at least once. */
+  retrying: number;
+  /** run_at of the oldest job due now, or null. */
+  oldestDueAt: number | null;
+  /** Jobs in dead_jobs, and those of them that failed in the last 24 hours. */
+  dead: number;
+  deadLastDay: number;
+}
+
+/** Per-queue figures for `roost status` and /metrics: one pass over jobs and one over dead_jobs. */
+export function queueStats(db: DB, now: number): QueueStats[] {
+  const out = new Map<string, QueueStats>();
+  const get = (queue: string) => {
+    let q = out.get(queue);
+    if (!q) out.set(queue, (q = { queue, due: 0, scheduled: 0, running: 0, retrying: 0, oldestDueAt: null, dead: 0, deadLastDay: 0 }));
+    return q;
+  };
+  const free = "(locked_until IS NULL OR locked_until < @now)";
+  const rows = stmt(
+    db,
+    `SELECT queue,
+       sum(run_at <= @now AND ${free}) AS due,
+       sum(run_at > @now AND ${free}) AS scheduled,
+       sum(NOT ${free}) AS running,
+       sum(attempts > 0 AND ${free}) AS retrying,
+       min(CASE WHEN run_at <= @now AND ${free} THEN run_at END) AS oldest
+     FROM jobs GROUP BY queue`,
+  ).all({ now }) as Row[];
+  for (const r of rows) {
+    Object.assign(get(r.queue as string), {
+      due: num(r.due),
+      scheduled: num(r.scheduled),
+      running: num(r.running),
+      retrying: num(r.retrying),
+      oldestDueAt: r.oldest === null ? null : num(r.oldest),
+    });
+  }
+  const dead = stmt(db, "SELECT queue, count(*) AS n, sum(failed_at > @since) AS recent FROM dead_jobs GROUP BY queue").all({ since: now - 86_400_000 }) as Row[];
+  for (const r of dead) Object.assign(get(r.queue as string), { dead: num(r.n), deadLastDay: num(r.recent) });
+  return [...out.values()].sort((a, b) => (a.queue < b.queue ? -1 : 1));
+}

@@ -14,6 +14,8 @@ import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index
 import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin/account-purge.ts";
 import { DOMAIN_SUSPEND_JOB, handleDomainSuspension } from "../admin/domain-accounts.ts";
 import { refreshTrends, REFRESH_EVERY_MS, REFRESH_TASK } from "../trends/refresh.ts";
+import { registerBackupSchedule } from "../ops/backup-schedule.ts";
+import { registerStoragePrune } from "../ops/storage-prune.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 import { handleCardFetch } from "./handlers/card-fetch.ts";
 import { CARD_FETCH_JOB } from "../services/preview-cards.ts";
@@ -49,6 +51,8 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every(REFRESH_TASK, REFRESH_EVERY_MS, (a) => void refreshTrends(a));
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
+  registerBackupSchedule(app);
+  registerStoragePrune(app);
   // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.
   app.jobs.register("media.process", handleMediaProcess, { queue: "media" });
   app.jobs.register("media.remove_files", handleMediaRemoveFiles);

@@ -126,6 +126,7 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
   const recordFailure = (job: StoredJob, err: unknown) => {
     const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
     const permanent = err instanceof PermanentJobError || job.attempts >= job.maxAttempts || !handlers.has(job.name);
+    app.metrics.job(job.name, job.queue, permanent ? "dead" : "retry");
     if (permanent) {
       app.log.warn("job failed permanently", { job: job.name, id: job.id, attempts: job.attempts, error: message });
       buryJob(app.db, { id: job.id, attempts: job.attempts, error: message, now: app.now() });
@@ -138,7 +139,9 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
 
   /** Writes outcomes of finished ordinary jobs; inside the caller's transaction. */
   const writeOutcomes = (batch: { job: StoredJob; err: unknown }[]) => {
-    deleteJobs(app.db, batch.filter((o) => o.err === undefined).map((o) => o.job.id));
+    const done = batch.filter((o) => o.err === undefined);
+    deleteJobs(app.db, done.map((o) => o.job.id));
+    for (const o of done) app.metrics.job(o.job.name, o.job.queue, "done");
     for (const o of batch) if (o.err !== undefined) recordFailure(o.job, o.err);
   };
 
@@ -211,8 +214,10 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
             if (!db.inTransaction) throw e;
             err = e ?? new Error("job failed");
           }
-          if (err === undefined) done.push(job.id);
-          else recordFailure(job, err);
+          if (err === undefined) {
+            done.push(job.id);
+            app.metrics.job(job.name, job.queue, "done");
+          } else recordFailure(job, err);
         }
         current = undefined;
         deleteJobs(db, done);
