@@ -5,9 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-// Runs the real CLI as a subprocess, exactly as an operator would (through tsx).
+// Runs the real CLI as a subprocess, exactly as an operator would: the bundle `npm test`
+// builds once (scripts/test.mjs; what `npm run build` ships), or the sources through tsx when
+// a test file is run on its own.
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CLI = join(ROOT, "cli", "roost.ts");
+const BUNDLE = process.env.ROOST_TEST_CLI_BUNDLE;
+const CLI_ARGS = BUNDLE ? [BUNDLE] : ["--import", "tsx", CLI];
 
 export interface Run {
   code: number | null;
@@ -23,7 +27,7 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 export function spawnRoost(args: string[], env: Record<string, string> = {}, user: { uid?: number; gid?: number } = {}): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"], ...user });
+  return spawn(process.execPath, [...CLI_ARGS, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"], ...user });
 }
 
 /** `uid`/`gid`: run as another user (tests running as root use nobody to meet permission bits). */
