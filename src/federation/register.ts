@@ -6,7 +6,6 @@ import { registerInboxJobs } from "./inbox/jobs.ts";
 import { registerOutboxJobs } from "./outbox/jobs.ts";
 import { registerResolveJobs } from "./resolve/jobs.ts";
 import { registerThreadJobs } from "./thread-resolve.ts";
-import { registerThreadBackfillJob } from "./thread-backfill.ts";
 
 // Federation's HTTP routes and jobs, one register function per area (each owned by its module).
 
@@ -20,5 +19,4 @@ export function registerFederationJobs(app: App): void {
   registerOutboxJobs(app);
   registerResolveJobs(app);
   registerThreadJobs(app);
-  registerThreadBackfillJob(app);
 }

@@ -6,10 +6,9 @@
 // requests at once per host; suspended domains are never asked; all through the safe fetch.
 import type { App } from "../app.ts";
 import { parseId } from "../lib/ids.ts";
-import { addAsyncRefreshResults, deleteAsyncRefreshesBefore, finishAsyncRefresh } from "../storage/async-refreshes.ts";
+import { addAsyncRefreshResults, deleteAsyncRefreshesBefore, FINISHED_REFRESH_TTL_MS, finishAsyncRefresh } from "../storage/async-refreshes.ts";
 import { findStatusByLink } from "../storage/status-urls.ts";
 import { findStatusById, replyIdsOf, type Status } from "../storage/statuses.ts";
-import { FINISHED_REFRESH_TTL_MS, THREAD_BACKFILL_JOB } from "../services/thread-refresh.ts";
 import { isSuspendedDomain } from "./domain-policy.ts";
 import { fetchApObject } from "./fetch-object.ts";
 import { asArray, hostOf, httpUrl, idOf, isObject, sameOrigin } from "./parse/common.ts";
@@ -168,6 +167,7 @@ async function walkDown(w: Walk, root: Status, maxDepth: number): Promise<void> 
   }
 }
 
+/** The `thread.backfill` job {statusId, refreshId} (services/thread-refresh.ts enqueues it). */
 export async function handleThreadBackfill(app: App, payload: { statusId?: unknown; refreshId?: unknown }): Promise<void> {
   const refreshId = typeof payload?.refreshId === "string" ? payload.refreshId : "";
   const id = parseId(payload?.statusId);
@@ -192,8 +192,3 @@ export async function handleThreadBackfill(app: App, payload: { statusId?: unkno
 }
 
 const backfillInterval = (app: App) => app.config.threadBackfillInterval * 1000;
-
-export function registerThreadBackfillJob(app: App): void {
-  // The federation queue's neighbours wait on other servers too; a long walk is bounded by its time limit.
-  app.jobs.register(THREAD_BACKFILL_JOB, handleThreadBackfill, { queue: "backfill" });
-}

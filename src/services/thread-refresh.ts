@@ -10,6 +10,7 @@ import {
   type AsyncRefresh,
   findAsyncRefreshById,
   findAsyncRefreshByKey,
+  FINISHED_REFRESH_TTL_MS,
   startAsyncRefresh,
 } from "../storage/async-refreshes.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
@@ -17,8 +18,6 @@ import { findStatusById, type Status } from "../storage/statuses.ts";
 export const THREAD_BACKFILL_JOB = "thread.backfill";
 /** Mastodon's AsyncRefreshesConcern default. */
 export const ASYNC_REFRESH_RETRY_SECONDS = 3;
-/** A finished refresh can still be polled this long (Mastodon keeps it an hour). */
-export const FINISHED_REFRESH_TTL_MS = 3600_000;
 
 export const threadRefreshKey = (statusId: Id) => `context:${statusId}`;
 

@@ -2,6 +2,9 @@ import { type DB, type Row, stmt, str } from "../db/db.ts";
 
 // Background refreshes (migrations/0045_async_refreshes.sql): one row per refreshed key.
 
+/** A finished refresh can still be polled this long (Mastodon keeps it an hour). */
+export const FINISHED_REFRESH_TTL_MS = 3600_000;
+
 export interface AsyncRefresh {
   id: string;
   key: string;
