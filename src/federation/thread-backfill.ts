@@ -138,33 +138,54 @@ async function collectionItems(w: Walk, collection: unknown, trustedFrom: string
   return out;
 }
 
+/** Posts of one thread walked at once (each host still sees at most backfillHostConcurrency requests). */
+const WALKERS = 4;
+
+/** One post of the walk down: its `replies` collection (remote posts), then its stored replies queued. */
+async function visit(w: Walk, status: Status, depth: number, maxDepth: number, queue: { status: Status; depth: number }[], visited: Set<string>): Promise<void> {
+  if (!status.local && w.posts > 0 && status.uri) {
+    const doc = await fetchDoc(w, status.uri);
+    const replies = doc?.replies;
+    if (doc && replies) {
+      for (const { item, from } of await collectionItems(w, replies, doc.id as string)) {
+        const uri = idOf(item);
+        if (!uri || !httpUrl(uri) || w.posts <= 0) continue;
+        // An embedded object is trusted only from its own origin; otherwise it is fetched there.
+        const embedded = isObject(item) && isNoteLike(item) && sameOrigin(uri, from) ? item : undefined;
+        await resolve(w, uri, embedded);
+      }
+    }
+  }
+  if (depth + 1 > maxDepth) return;
+  for (const id of replyIdsOf(w.app.db, status.id, 1000)) {
+    if (visited.has(id)) continue;
+    visited.add(id);
+    const child = findStatusById(w.app.db, id);
+    if (child) queue.push({ status: child, depth: depth + 1 });
+  }
+}
+
 /** Down the thread from `root`, breadth first, through stored replies and `replies` collections. */
 async function walkDown(w: Walk, root: Status, maxDepth: number): Promise<void> {
   const queue: { status: Status; depth: number }[] = [{ status: root, depth: 0 }];
   const visited = new Set<string>([root.id]);
-  while (queue.length && !expired(w)) {
-    const { status, depth } = queue.shift()!;
-    if (!status.local && w.posts > 0 && status.uri) {
-      const doc = await fetchDoc(w, status.uri);
-      const replies = doc?.replies;
-      if (doc && replies) {
-        for (const { item, from } of await collectionItems(w, replies, doc.id as string)) {
-          const uri = idOf(item);
-          if (!uri || !httpUrl(uri) || w.posts <= 0) continue;
-          // An embedded object is trusted only from its own origin; otherwise it is fetched there.
-          const embedded = isObject(item) && isNoteLike(item) && sameOrigin(uri, from) ? item : undefined;
-          await resolve(w, uri, embedded);
-        }
+  let active = 0;
+  await new Promise<void>((done) => {
+    const pump = () => {
+      while (active < WALKERS && queue.length && !expired(w)) {
+        const { status, depth } = queue.shift()!;
+        active++;
+        visit(w, status, depth, maxDepth, queue, visited)
+          .catch((e) => w.app.log.debug("thread backfill: post skipped", { id: status.id, err: e instanceof Error ? e.message : String(e) }))
+          .finally(() => {
+            active--;
+            pump();
+          });
       }
-    }
-    if (depth + 1 > maxDepth) continue;
-    for (const id of replyIdsOf(w.app.db, status.id, 1000)) {
-      if (visited.has(id)) continue;
-      visited.add(id);
-      const child = findStatusById(w.app.db, id);
-      if (child) queue.push({ status: child, depth: depth + 1 });
-    }
-  }
+      if (active === 0) done();
+    };
+    pump();
+  });
 }
 
 /** The `thread.backfill` job {statusId, refreshId} (services/thread-refresh.ts enqueues it). */

@@ -6,6 +6,8 @@ import { resolveStatusByUri } from "../../src/federation/resolve/statuses.ts";
 import { idTime } from "../../src/lib/ids.ts";
 import { type FakeActor, type FakeRemote, startFakeRemote } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { Config } from "../../src/config/config.ts";
+import { createDomainBlock } from "../../src/services/domain-blocks.ts";
 import { noteDoc, type Doc } from "./remote-status-helpers.ts";
 
 const HEADER = /^id="([A-Za-z0-9_-]+)", retry=3, result_count=(\d+)$/;
@@ -20,8 +22,8 @@ async function hosts(t: { after: (fn: () => Promise<void>) => void }, n: number)
   return out;
 }
 
-async function server(t: { after: (fn: () => Promise<void>) => void }): Promise<TestServer> {
-  const s = await startTestServer();
+async function server(t: { after: (fn: () => Promise<void>) => void }, config: Partial<Config> = {}): Promise<TestServer> {
+  const s = await startTestServer({ config });
   t.after(() => s.close());
   return s;
 }
@@ -202,4 +204,39 @@ test("favouriting or replying to a remote post completes its thread", async (t) 
   await s.drainJobs();
   const ctx = await s.api(alice, "GET", `/api/v1/statuses/${id}/context`);
   assert.deepEqual(ctx.descendants.map((x: any) => x.uri), [reply.id]);
+});
+
+test("a thread larger than threadBackfillMaxPosts stops at the bound", async (t) => {
+  const s = await server(t, { threadBackfillMaxPosts: 3 });
+  const [A] = await hosts(t, 1);
+  const alice = await s.user("alice");
+  const a = A.actor("ann");
+  const root = noteDoc(a);
+  const replies = Array.from({ length: 8 }, () => put(A, noteDoc(a, { inReplyTo: root.id })));
+  root.replies = collection(`${root.id}/replies`, page(`${root.id}/replies/1`, replies.map((r) => r.id)));
+  put(A, root);
+  const id = await storedRoot(s, root);
+  const m = HEADER.exec((await s.req(alice, "GET", `/api/v1/statuses/${id}/context`)).headers.get("mastodon-async-refresh") ?? "");
+  assert.ok(m);
+  await s.drainJobs();
+  const ctx = await s.api(alice, "GET", `/api/v1/statuses/${id}/context`);
+  assert.equal(ctx.descendants.length, 3);
+  assert.equal((await s.api(alice, "GET", `/api/v1_alpha/async_refreshes/${m[1]}`)).async_refresh.result_count, 3);
+  assert.equal(replies.filter((r) => fetched(A, r.id as string) > 0).length, 3, "nothing fetched past the bound");
+});
+
+test("a suspended domain is never asked", async (t) => {
+  const s = await server(t);
+  const [A] = await hosts(t, 1);
+  const alice = await s.user("alice");
+  const root = noteDoc(A.actor("ann"));
+  root.replies = `${root.id}/replies`;
+  put(A, root);
+  const id = await storedRoot(s, root);
+  await s.drainJobs();
+  assert.match((await s.req(alice, "GET", `/api/v1/statuses/${id}/context`)).headers.get("mastodon-async-refresh") ?? "", HEADER);
+  const before = A.requests.length;
+  createDomainBlock(s.app, { domain: "127.0.0.1", severity: "suspend" });
+  await s.drainJobs();
+  assert.equal(A.requests.length, before);
 });
