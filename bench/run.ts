@@ -25,9 +25,11 @@ import { media } from "./scenarios/media.ts";
 import { social } from "./scenarios/social.ts";
 import { scheduled } from "./scenarios/scheduled.ts";
 import { search } from "./scenarios/search.ts";
+import { trends } from "./scenarios/trends.ts";
 import { streaming } from "./scenarios/streaming.ts";
+import { admin } from "./scenarios/admin.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, search };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, search, admin, trends };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which

@@ -8,6 +8,12 @@ import { registerSearchCommands } from "./commands/search.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerTokenCommands } from "./commands/token.ts";
 import { registerUserCommands } from "./commands/user.ts";
+import { registerAccountsCommands } from "./commands/accounts.ts";
+import { registerReportsCommands } from "./commands/reports.ts";
+import { registerRolesCommands } from "./commands/roles.ts";
+import { registerAuditCommands } from "./commands/audit.ts";
+import { registerWarningPresetsCommands } from "./commands/warning-presets.ts";
+import { registerDomainsCommands } from "./commands/domains.ts";
 import { errorDetail, errorLine } from "./errors.ts";
 
 // The operator interface: /work/shared/spec/cli.md. Results go to stdout, everything else to
@@ -29,6 +35,12 @@ export function buildProgram(): Command {
   registerSearchCommands(program);
   registerEmojiCommands(program);
   registerMediaCommands(program);
+  registerAccountsCommands(program);
+  registerReportsCommands(program);
+  registerRolesCommands(program);
+  registerAuditCommands(program);
+  registerWarningPresetsCommands(program);
+  registerDomainsCommands(program);
   return program;
 }
 

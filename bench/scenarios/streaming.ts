@@ -64,7 +64,7 @@ async function seedUsers(app: App): Promise<Seed> {
       const username = `user${i}`;
       insertAccount(app.db, { id, username, ...localActorUrls(app.baseUrl, username), publicKeyPem: keys.publicKeyPem, privateKeyPem: keys.privateKeyPem, createdAt: now, updatedAt: now });
       const userId = app.ids.next();
-      insertUser(app.db, { id: userId, accountId: id, email: `${username}@bench.test`, passwordHash: null, role: "user", confirmedAt: now, approved: true, createdAt: now });
+      insertUser(app.db, { id: userId, accountId: id, email: `${username}@bench.test`, passwordHash: null, roleId: null, confirmedAt: now, approved: true, createdAt: now });
       accounts.push(findAccountById(app.db, id)!);
       userIds.push(userId);
     }

@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import type { Role } from "../../src/storage/users.ts";
+import type { BuiltinRoleName } from "../../src/services/users.ts";
 import { readStdin } from "../context.ts";
 import { CliError } from "../errors.ts";
 
@@ -7,7 +7,7 @@ interface UserCreateOptions {
   email: string;
   password?: string;
   passwordStdin?: boolean;
-  role: Role;
+  role: BuiltinRoleName;
 }
 
 export function registerUserCommands(program: Command): void {
@@ -19,7 +19,7 @@ export function registerUserCommands(program: Command): void {
     .requiredOption("--email <email>", "the user's e-mail address")
     .addOption(new Option("--password <password>", "sign-in password (visible in the process list: prefer --password-stdin)").conflicts("passwordStdin"))
     .option("--password-stdin", "read the password from standard input")
-    .addOption(new Option("--role <role>", "the user's role").choices(["user", "moderator", "admin"]).default("user"))
+    .addOption(new Option("--role <role>", "the user's role (owner: every permission; admin, moderator: Mastodon's built-in roles)").choices(["user", "moderator", "admin", "owner"]).default("user"))
     .action(async (username: string, opts: UserCreateOptions, cmd: Command) => {
       let password = opts.password;
       if (opts.passwordStdin) {

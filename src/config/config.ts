@@ -26,6 +26,8 @@ export interface Config {
    * need a valid HTTP signature (the instance actor at /actor never does).
    */
   authorizedFetch: boolean;
+  /** Mastodon's LIMITED_FEDERATION_MODE: federate only with domains on the allow-list (domain_allows). */
+  limitedFederation: boolean;
   host: string;
   port: number;
   logLevel: LogLevel;
@@ -108,6 +110,8 @@ export interface Config {
   jobsAutorun: boolean;
   /** Adds the benchmark's baseline routes (bench/run.ts); never on in production. */
   benchRoutes: boolean;
+  /** Trends show only items a moderator approved (Mastodon's trendable_by_default off). */
+  trendsRequireReview: boolean;
   /** Open streaming connections (WebSocket and SSE) per account. */
   streamingMaxPerUser: number;
   /**
@@ -133,6 +137,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   registrations: { kind: { enum: ["open", "approval", "closed"] }, def: "open" },
   allowPrivateAddresses: { kind: "bool", def: false },
   authorizedFetch: { kind: "bool", def: false },
+  limitedFederation: { kind: "bool", def: false },
   host: { kind: "string", def: "127.0.0.1" },
   port: { kind: "int", min: 0, max: 65535, def: 3000 },
   logLevel: { kind: { enum: ["debug", "info", "warn", "error", "silent"] }, def: "info" },
@@ -183,6 +188,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   poolIdleMs: { kind: "int", min: 100, def: 30_000 },
   jobsAutorun: { kind: "bool", def: true },
   benchRoutes: { kind: "bool", def: false },
+  trendsRequireReview: { kind: "bool", def: false },
   streamingMaxPerUser: { kind: "int", min: 1, max: 100_000, def: 32 },
   streamingMaxPerIp: { kind: "int", min: 1, max: 1_000_000, def: 512 },
   streamingBufferBytes: { kind: "int", min: 4096, def: 1024 * 1024 },

@@ -99,7 +99,8 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
           text: "",
           content: note.content,
           spoilerText: note.spoilerText,
-          sensitive: note.sensitive,
+          // A sensitized account's posts are stored sensitive (Mastodon's ProcessStatusService).
+          sensitive: note.sensitive || author.sensitizedAt !== null,
           visibility: audience.visibility,
           limited: audience.limited,
           language: note.language,

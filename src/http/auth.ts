@@ -172,3 +172,20 @@ export function optionalUser(app: App, event: H3Event, ...scopes: string[]): Vie
   checkUserState(user, account);
   return { token, user, account };
 }
+
+/**
+ * The user behind an admin endpoint (Mastodon's `authorize_if_got_token!` then a policy): a
+ * request without any token is refused with 403 like any caller without the permission, not
+ * 401; a bad token is still 401 and a token without any of `scopes` 403.
+ */
+export function requireStaffToken(app: App, event: H3Event, ...scopes: string[]): Viewer {
+  const r = resolve(app, event);
+  if (r.kind === "none") throw new ApiError(403, "This action is not allowed");
+  if (r.kind === "unknown") throw unauthorized();
+  if (r.kind === "dead") throw unauthorized(r.message);
+  const { token, user, account } = r.viewer;
+  if (scopes.length && !scopesSatisfy(token.scopes, scopes)) throw new ApiError(403, "This action is outside the authorized scopes");
+  if (!user || !account) throw new ApiError(403, "This action is not allowed");
+  checkUserState(user, account);
+  return { token, user, account };
+}

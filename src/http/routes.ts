@@ -38,6 +38,8 @@ import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-fav
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
 import { registerSearchRoutes } from "./routes/api/v2/search.ts";
 import { registerDirectoryRoutes } from "./routes/api/v1/directory.ts";
+import { registerTrendsRoutes } from "./routes/api/v1/trends.ts";
+import { registerAdminTrendsRoutes } from "./routes/api/v1/admin-trends.ts";
 import { registerFiltersV1Routes } from "./routes/api/v1/filters.ts";
 import { registerFiltersV2Routes } from "./routes/api/v2/filters.ts";
 import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts";
@@ -46,6 +48,10 @@ import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
 import { registerOEmbedRoutes } from "./routes/oembed.ts";
 import { registerStreamingRoutes } from "./routes/api/v1/streaming.ts";
+import { registerAdminAccountsRoutes } from "./routes/api/v1/admin/accounts.ts";
+import { registerAdminReportsRoutes } from "./routes/api/v1/admin/reports.ts";
+import { registerAdminDomainBlocksRoutes } from "./routes/api/v1/admin/domain-blocks.ts";
+import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/email-domain-blocks.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -87,7 +93,13 @@ export function registerRoutes(app: App, r: Router): void {
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);
   registerDirectoryRoutes(app, r);
+  registerTrendsRoutes(app, r);
+  registerAdminTrendsRoutes(app, r);
   registerReportsRoutes(app, r);
+  registerAdminAccountsRoutes(app, r);
+  registerAdminReportsRoutes(app, r);
+  registerAdminDomainBlocksRoutes(app, r);
+  registerAdminEmailDomainBlocksRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);

@@ -13,6 +13,9 @@ import { THREAD_BACKFILL_JOB } from "../services/thread-refresh.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
 import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
+import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin/account-purge.ts";
+import { DOMAIN_SUSPEND_JOB, handleDomainSuspension } from "../admin/domain-accounts.ts";
+import { refreshTrends, REFRESH_EVERY_MS, REFRESH_TASK } from "../trends/refresh.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 import { handleCardFetch } from "./handlers/card-fetch.ts";
 import { CARD_FETCH_JOB } from "../services/preview-cards.ts";
@@ -30,12 +33,18 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every("feeds.trim", HOUR, handleFeedTrim);
   // Its own queue: a backlog of fan-outs or deliveries never holds a post past its time.
   app.jobs.register(PUBLISH_JOB, handleScheduledStatusPublish, { queue: "scheduled", transactional: true });
+  // Data of suspended accounts: removed on request or after 30 days, a batch per run.
+  app.jobs.register(PURGE_JOB, handleAccountPurge);
+  app.jobs.every("accounts.purge_suspended", 6 * HOUR, purgeExpiredSuspensions);
+  // A suspended domain's known accounts, a batch per run, each then purged as above.
+  app.jobs.register(DOMAIN_SUSPEND_JOB, handleDomainSuspension);
   // Notifications and the queued Update(Question): database writes only, batched in one commit.
   app.jobs.register(POLL_END_JOB, handlePollEnd, { queue: "feeds", transactional: true });
   // The status index's background work (src/search/DESIGN.md): its own queue, so a long
   // rebuild never delays fan-outs or deliveries.
   app.jobs.register(REBUILD_JOB, handleSearchRebuild, { queue: "search" });
   app.jobs.register(AUTHOR_JOB, handleSearchAuthor, { queue: "search" });
+  app.jobs.every(REFRESH_TASK, REFRESH_EVERY_MS, (a) => void refreshTrends(a));
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
   // Its own queue: a thread walk waits on other servers (bounded by threadBackfillTimeout).

@@ -9,7 +9,7 @@ export const CARD_URL_MAX = 2692;
 /** A cheap test before parsing: does the HTML hold an http(s) link at all? */
 export const mayHaveCardLink = (html: string) => html.includes('href="http');
 
-export function firstCardLink(html: string, opts: { localHost: string; mentionUrls: Set<string> }): string | null {
+export async function firstCardLink(html: string, opts: { localHost: string; mentionUrls: Set<string> }): Promise<string | null> {
   if (!mayHaveCardLink(html)) return null;
   const localHost = opts.localHost.toLowerCase();
   let found: string | null = null;
@@ -34,8 +34,12 @@ export function firstCardLink(html: string, opts: { localHost: string; mentionUr
     },
     { decodeEntities: true },
   );
-  // In slices, stopping at the first link: a long remote post costs only what precedes it.
-  for (let i = 0; i < html.length && found === null; i += 16_384) parser.write(html.slice(i, i + 16_384));
+  // In slices, stopping at the first link and yielding between slices: a long remote post
+  // (up to 1 MB) never holds the event loop.
+  for (let i = 0; i < html.length && found === null; i += 16_384) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    parser.write(html.slice(i, i + 16_384));
+  }
   parser.end();
   return found;
 }

@@ -41,8 +41,11 @@ interface Raw {
   ld: string[];
 }
 
-/** Reads the tags a card needs; the first of each name wins, as Mastodon's XPath `pick`. */
-function scan(html: string): Raw {
+/**
+ * Reads the tags a card needs; the first of each name wins, as Mastodon's XPath `pick`. In
+ * slices, yielding between them: a 1 MB page never holds the event loop.
+ */
+async function scan(html: string): Promise<Raw> {
   const raw: Raw = { meta: new Map(), links: new Map(), oembed: null, title: null, lang: null, ld: [] };
   let inTitle = false;
   let title = "";
@@ -84,7 +87,10 @@ function scan(html: string): Raw {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.write(html);
+  for (let i = 0; i < html.length; i += 16_384) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    parser.write(html.slice(i, i + 16_384));
+  }
   parser.end();
   return raw;
 }
@@ -136,8 +142,8 @@ const int = (s: string | undefined) => {
   return Number.isFinite(n) && n > 0 && n < 100_000 ? n : 0;
 };
 
-export function extractLinkDetails(html: string, pageUrl: string): LinkDetails {
-  const raw = scan(html);
+export async function extractLinkDetails(html: string, pageUrl: string): Promise<LinkDetails> {
+  const raw = await scan(html);
   const tag = (name: string) => raw.meta.get(name) ?? null;
   const ld = structuredData(raw.ld);
   const author = ld ? (first(ld.author) as Json | undefined) : undefined;

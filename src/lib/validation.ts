@@ -12,6 +12,11 @@ export class Validation {
     return this;
   }
 
+  /** Whether `attr` has an error already. */
+  has(attr: string): boolean {
+    return this.errors.some((e) => e.attr === attr);
+  }
+
   get ok(): boolean {
     return this.errors.length === 0;
   }

@@ -11,13 +11,15 @@ import { accountShortcodes, type AccountPage, loadAccountPage, readAccountPage, 
 import { type CredentialExtras, findCredentialExtras, type UserBadge, userBadge } from "../storage/account-profile.ts";
 import type { User } from "../storage/users.ts";
 import { type ApiCustomEmoji, toApiCustomEmojiMap } from "./custom-emoji.ts";
-import { toApiAccountRoles, toApiRole } from "./role.ts";
+import { type RoleTable, roleOf, toApiAccountRoles, toApiRole } from "./role.ts";
+import { listRoles } from "../storage/user-roles.ts";
 
 export type ApiAccount = Record<string, unknown> & { id: string; username: string; acct: string };
 
 /** A page's reads (storage/account-page.ts), with its emojis as entities. */
 interface Batch {
   users: Map<Id, UserBadge>;
+  roles: RoleTable;
   moved: Map<Id, Account>;
   /** Key: `${domain ?? ""} ${shortcode}`. */
   emojis: Map<string, ApiCustomEmoji>;
@@ -25,7 +27,7 @@ interface Batch {
 
 const DAY = 86_400_000;
 
-const batchOf = (app: App, page: AccountPage): Batch => ({ users: page.users, moved: page.moved, emojis: toApiCustomEmojiMap(app, page.emojis) });
+const batchOf = (app: App, page: AccountPage): Batch => ({ users: page.users, roles: page.roles, moved: page.moved, emojis: toApiCustomEmojiMap(app, page.emojis) });
 
 const midnight = (ms: number) => new Date(ms - (((ms % DAY) + DAY) % DAY)).toISOString();
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -93,7 +95,7 @@ function render(app: App, a: Account, batch: Batch, nested: boolean): ApiAccount
   }
   out.emojis = emojis;
   out.fields = suspended ? [] : a.fields.map((f) => ({ name: f.name, value: f.value, verified_at: f.verified_at ?? null }));
-  if (local) out.roles = suspended || !user ? [] : toApiAccountRoles(user.role);
+  if (local) out.roles = suspended || !user || user.roleId === null ? [] : toApiAccountRoles(batch.roles, user.roleId);
   if (suspended) out.suspended = true;
   if (a.silencedAt !== null) out.limited = true;
   if (a.memorial) out.memorial = true;
@@ -116,6 +118,8 @@ export function toApiAccounts(app: App, accounts: Account[]): ApiAccount[] {
 export interface EmbeddedAccount {
   json: ApiAccount;
   domain: string | null;
+  /** A moderator marked its media sensitive: its posts show `sensitive: true` to others. */
+  sensitized?: boolean;
 }
 
 export const EMBEDDED_ACCOUNTS_CACHE: RowCacheSpec = {
@@ -125,6 +129,8 @@ export const EMBEDDED_ACCOUNTS_CACHE: RowCacheSpec = {
     ["accounts", "id"],
     ["users", "account_id"],
     ["custom_emojis", null],
+    // Account.roles shows the role's name and colour.
+    ["user_roles", null],
   ],
 };
 
@@ -145,7 +151,7 @@ export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedA
   const { cached: out, accounts, page } = readUncachedAccounts(app.db, ids, cache);
   const batch = batchOf(app, page);
   for (const a of accounts) {
-    const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain });
+    const e = deepFreeze({ json: render(app, a, batch, false), domain: a.domain, sensitized: a.sensitizedAt !== null });
     out.set(a.id, e);
     // Not cached: a moved account (it embeds its target's rendering, which is not watched
     // for it) and a very large profile (see MAX_CACHED_CHARS).
@@ -184,7 +190,7 @@ function credentialExtras(app: App, accountId: Id): CredentialExtras {
 /** CredentialAccount: Account plus `source` (and `role`) for the account's own user. */
 export function toApiCredentialAccount(app: App, account: Account, user: User): ApiAccount {
   // The caller holds the user, so the common case (no emojis, not moved) reads nothing more.
-  const known = new Map([[account.id, userBadge(user.role, user.settings)]]);
+  const known = new Map([[account.id, userBadge(user.roleId, user.settings)]]);
   const base = render(app, account, batchOf(app, loadAccountPage(app.db, [account], known)), false);
   const extras = credentialExtras(app, account.id);
   const verified = account.fields;
@@ -205,6 +211,7 @@ export function toApiCredentialAccount(app: App, account: Account, user: User): 
     attribution_domains: [...extras.attributionDomains],
   };
   base.source = source;
-  base.role = toApiRole(user.role);
+  const roles: RoleTable = new Map(listRoles(app.db).map((r) => [r.id, r]));
+  base.role = toApiRole(roles, roleOf(roles, user.roleId));
   return base;
 }

@@ -7,7 +7,7 @@ import type { NotificationGroup } from "../storage/notification-groups.ts";
 import { findLiveStatusesCached } from "../storage/status-cache.ts";
 import { type EmbeddedAccount, embeddedAccounts } from "./account.ts";
 import { isoTime } from "../lib/iso-time.ts";
-import { hasReport, loadReports, type PageReports, reportOf, STATUS_TYPES } from "./notification.ts";
+import { hasReport, loadReports, type PageReports, reportOf, STATUS_TYPES, warningOf } from "./notification.ts";
 import { accountText, toApiStatusTexts } from "./status.ts";
 
 export type ExpandAccounts = "full" | "partial_avatars";
@@ -80,5 +80,6 @@ function groupText(app: App, g: NotificationGroup, samples: Id[], reports: PageR
   const statusId = statusIdOf(g);
   if (statusId) out += `,"status_id":${idText(statusId)}`;
   if (n.type === "admin.report") out += `,"report":${JSON.stringify(reportOf(app, n, reports))}`;
+  if (n.type === "moderation_warning") out += `,"moderation_warning":${JSON.stringify(warningOf(app, n, reports))}`;
   return out + "}";
 }

@@ -9,6 +9,8 @@ import { isoTime } from "../lib/iso-time.ts";
 import { type ApiReport, toApiReport } from "./report.ts";
 import { type Account, findAccountsByIds } from "../storage/accounts.ts";
 import { findReportsByIds, type Report } from "../storage/reports.ts";
+import { type ApiAccountWarning, toApiAccountWarning } from "./account-warning.ts";
+import { type AccountWarning, findAccountWarningsByIds } from "../storage/account-warnings.ts";
 
 // https://docs.joinmastodon.org/entities/Notification/
 export interface ApiNotification {
@@ -22,6 +24,8 @@ export interface ApiNotification {
   status?: ApiStatus;
   /** admin.report */
   report?: ApiReport;
+  /** moderation_warning */
+  moderation_warning?: ApiAccountWarning;
 }
 
 export { STATUS_TYPES };
@@ -73,23 +77,42 @@ type Page = NotificationPage<EmbeddedAccount>;
 
 const statusIdOf = (n: Notification): Id | null => (STATUS_TYPES.has(n.type) ? n.statusId : null);
 
+/** The records admin.report and moderation_warning notifications carry, with their target accounts. */
 export interface PageReports {
   reports: Map<Id, Report>;
+  warnings: Map<Id, AccountWarning>;
   targets: Map<Id, Account>;
 }
 
-/** admin.report notifications are rare (staff only): their reports and targets, one query each. */
+/**
+ * admin.report and moderation_warning notifications are rare: their reports, warnings and
+ * targets, one query each.
+ */
 export function loadReports(app: App, notifications: Notification[]): PageReports {
   const reports = findReportsByIds(app.db, notifications.flatMap((n) => (n.type === "admin.report" && n.reportId ? [n.reportId] : [])));
-  const targets = findAccountsByIds(app.db, [...reports.values()].map((r) => r.targetAccountId));
-  return { reports, targets };
+  const warnings = findAccountWarningsByIds(
+    app.db,
+    notifications.flatMap((n) => (n.type === "moderation_warning" && n.accountWarningId ? [n.accountWarningId] : [])),
+  );
+  const targets = findAccountsByIds(app.db, [...[...reports.values()].map((r) => r.targetAccountId), ...[...warnings.values()].map((w) => w.targetAccountId)]);
+  return { reports, warnings, targets };
 }
 
-/** Not an admin.report, or one whose report and target are still there. */
+/** Not an admin.report or moderation_warning, or one whose record and target are still there. */
 export function hasReport(n: Notification, p: PageReports): boolean {
+  if (n.type === "moderation_warning") {
+    const warning = n.accountWarningId ? p.warnings.get(n.accountWarningId) : undefined;
+    return !!warning && p.targets.has(warning.targetAccountId);
+  }
   if (n.type !== "admin.report") return true;
   const report = n.reportId ? p.reports.get(n.reportId) : undefined;
   return !!report && p.targets.has(report.targetAccountId);
+}
+
+/** The AccountWarning entity of a moderation_warning notification that passed hasReport(). */
+export function warningOf(app: App, n: Notification, p: PageReports): ApiAccountWarning {
+  const warning = p.warnings.get(n.accountWarningId!)!;
+  return toApiAccountWarning(app, warning, p.targets.get(warning.targetAccountId)!);
 }
 
 /** The Report entity of an admin.report notification that passed hasReport(). */
@@ -108,6 +131,7 @@ function ownFields(app: App, n: Notification, page: Page): Omit<ApiNotification,
   };
   if (n.filtered) out.filtered = true;
   if (n.type === "admin.report" && n.reportId) out.report = reportOf(app, n, page);
+  if (n.type === "moderation_warning" && n.accountWarningId) out.moderation_warning = warningOf(app, n, page);
   return out;
 }
 

@@ -105,8 +105,15 @@ function mentionsOf(s: Status, b: Batch): ApiMention[] {
   return (b.mentions.get(s.id) ?? []).map((a): ApiMention => ({ id: a.id, username: a.username, url: a.url ?? a.uri, acct: acctOf(a) }));
 }
 
+/**
+ * Mastodon's StatusSerializer#sensitive: a sensitized author's posts are sensitive to everyone
+ * but the author. Not part of the shared (cached) fields, which do not depend on the author.
+ */
+const sensitizedFor = (s: Status, b: Batch, viewerId: Id | null) => !s.sensitive && viewerId !== s.accountId && b.authors.get(s.accountId)?.sensitized === true;
+
 function render(app: App, s: Status, b: Batch, viewerId: Id | null, opts: StatusSerializeOptions): ApiStatus {
   const out = sharedFields(app, s, b, opts);
+  if (sensitizedFor(s, b, viewerId)) out.sensitive = true;
   out.poll = pollOf(app, s, b, viewerId);
   const own = viewerFields(s, b, viewerId);
   if (own) Object.assign(out, own);
@@ -170,6 +177,8 @@ export function accountText(a: EmbeddedAccount | undefined): string {
 
 function renderText(app: App, s: Status, b: Batch, viewerId: Id | null): string {
   let out = sharedText(app, s, b);
+  // The field follows ids and times only, so its first occurrence is the field itself.
+  if (sensitizedFor(s, b, viewerId)) out = out.replace(`,"sensitive":false,`, `,"sensitive":true,`);
   out += s.pollId ? `,"poll":${JSON.stringify(pollOf(app, s, b, viewerId))}` : ',"poll":null';
   const own = viewerFields(s, b, viewerId);
   if (own) out += "," + JSON.stringify(own).slice(1, -1);

@@ -1,5 +1,5 @@
 import type { App } from "../app.ts";
-import { tx } from "../db/db.ts";
+import { inTx } from "../db/db.ts";
 import { ApiError } from "../errors.ts";
 import { Validation } from "../lib/validation.ts";
 import {
@@ -31,10 +31,12 @@ export class DomainBlockExistsError extends ApiError {
   }
 }
 
-const SEVERITIES: readonly DomainBlockSeverity[] = ["noop", "silence", "suspend"];
+export const SEVERITIES: readonly DomainBlockSeverity[] = ["noop", "silence", "suspend"];
 
 /** Lower-cased ASCII (punycode) form of a domain, or undefined when it is not a host name. */
 export function normalizeDomain(input: string): string | undefined {
+  // Bounded before parsing: no host name is longer (an IDN's punycode included).
+  if (input.length > 1024) return undefined;
   const raw = input.trim().replace(/\.$/, "");
   if (raw === "" || /[\s/:@?#]/.test(raw)) return undefined;
   let host: string;
@@ -55,7 +57,11 @@ function stricterThan(a: Omit<DomainBlock, "id" | "createdAt" | "updatedAt">, ot
   return (a.rejectMedia || !other.rejectMedia) && (a.rejectReports || !other.rejectReports);
 }
 
-/** Blocks a remote domain and its subdomains (admin API, CLI, tests). */
+/**
+ * Blocks a remote domain and its subdomains: the row only (validation and the conflict rule);
+ * src/admin/domain-blocks.ts adds the audit entry and the accounts' limitations. Joins the
+ * caller's transaction when there is one.
+ */
 export function createDomainBlock(app: App, input: CreateDomainBlockInput): DomainBlock {
   const v = new Validation();
   const raw = input.domain ?? "";
@@ -78,7 +84,7 @@ export function createDomainBlock(app: App, input: CreateDomainBlockInput): Doma
     createdAt: now,
     updatedAt: now,
   };
-  tx(app.db, () => {
+  inTx(app.db, () => {
     // The same domain is always a conflict (updates go through the block's id); a parent
     // domain's block only when it is at least as strict.
     const existing = findDomainBlockFor(app.db, block.domain);

@@ -36,7 +36,8 @@ export type NotificationType =
   | "poll"
   | "update"
   | "admin.sign_up"
-  | "admin.report";
+  | "admin.report"
+  | "moderation_warning";
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "mention",
@@ -49,6 +50,7 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "update",
   "admin.sign_up",
   "admin.report",
+  "moderation_warning",
 ];
 
 export interface NewNotification {
@@ -58,6 +60,8 @@ export interface NewNotification {
   statusId?: Id | null;
   /** admin.report: the report. */
   reportId?: Id | null;
+  /** moderation_warning: the warning (the sender is the warned account itself). */
+  accountWarningId?: Id | null;
 }
 
 const STATUS_TYPES = new Set<NotificationType>(["mention", "status", "reblog", "favourite", "poll", "update"]);
@@ -83,13 +87,14 @@ export function notify(app: App, n: NewNotification): boolean {
   const db = app.db;
   const now = app.now();
   if (!isNotifiableLocalAccount(db, n.recipientId)) return false;
-  if (n.recipientId === n.fromAccountId && n.type !== "poll") return false;
+  if (n.recipientId === n.fromAccountId && n.type !== "poll" && n.type !== "moderation_warning") return false;
   const sender = findAccountById(db, n.fromAccountId);
-  if (!sender || sender.suspendedAt !== null) return false;
+  // A suspended account is still told why (its warning), as Mastodon's suspension notice is.
+  if (!sender || (sender.suspendedAt !== null && n.type !== "moderation_warning")) return false;
 
   // Staff notifications (a new report) are work, not social: a moderator's own blocks and
   // mutes must not hide a report about the account they blocked.
-  if (!n.type.startsWith("admin.")) {
+  if (!n.type.startsWith("admin.") && n.type !== "moderation_warning") {
     // Mastodon lets a domain-blocked sender through when the recipient follows (or asked to follow) it.
     const followingSender = () => isFollowingOrRequested(db, n.recipientId, n.fromAccountId);
     if (sender.domain && isDomainBlocking(db, n.recipientId, sender.domain) && !followingSender()) return false;
@@ -132,6 +137,7 @@ export function notify(app: App, n: NewNotification): boolean {
     // Filtered notifications are never grouped.
     groupKey: GROUPABLE_TYPES.has(n.type) && !filtered ? groupKey(app, n.recipientId, n.type, statusId, now) : null,
     filtered,
+    accountWarningId: n.accountWarningId ?? null,
     createdAt: now,
   });
   // Mastodon opens a notification request for filtered mentions only.

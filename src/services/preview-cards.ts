@@ -63,7 +63,7 @@ export function cardAfterEdit(app: App, statusId: Id, contentChanged: boolean, n
 }
 
 /** The URL a status's card would be for, or null. */
-export function cardUrlOf(app: App, status: Status): string | null {
+export async function cardUrlOf(app: App, status: Status): Promise<string | null> {
   if (status.reblogOfId || status.spoilerText !== "") return null;
   const mentions = findStatusLinks(app.db, [status.id]).mentions.get(status.id) ?? [];
   const mentionUrls = new Set<string>();
@@ -80,7 +80,7 @@ export type CardOutcome = "attached" | "none";
 export async function fetchStatusCard(app: App, statusId: Id): Promise<CardOutcome> {
   const status = findStatusById(app.db, statusId);
   if (!status || statusHasCard(app.db, statusId)) return "none";
-  const url = cardUrlOf(app, status);
+  const url = await cardUrlOf(app, status);
   if (!url) return "none";
   let card = findCardByUrl(app.db, url);
   if (!card || card.updatedAt <= app.now() - CARD_TTL_MS) {
@@ -112,7 +112,7 @@ async function crawl(app: App, url: string): Promise<PreviewCard | null> {
   const type = (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (res.status !== 200 || (type !== "text/html" && type !== "application/xhtml+xml")) return null;
   const pageUrl = res.url;
-  const details = extractLinkDetails(decodeHtml(res.body, res.headers.get("content-type")), pageUrl);
+  const details = await extractLinkDetails(decodeHtml(res.body, res.headers.get("content-type")), pageUrl);
   const draft = (await fromOEmbed(app, details)) ?? fromPage(details);
   if (!draft.title && !draft.html) return null;
   // Mastodon keys the card by the page's canonical (same-origin) URL after redirects.

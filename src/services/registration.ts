@@ -6,6 +6,7 @@ import { exceedsCodePoints } from "../lib/code-points.ts";
 import { findApplicationById } from "../storage/applications.ts";
 import { issueToken } from "./tokens.ts";
 import { createUser, validateNewUser } from "./users.ts";
+import { emailDomainVerdict } from "./email-domain-blocks.ts";
 
 // POST /api/v1/accounts: sign-up through an app (client credentials token).
 
@@ -78,6 +79,9 @@ export async function registerAccount(
   const v = new Validation();
   const user = { username: input.username ?? "", email: input.email ?? "", password: input.password, checkReserved: true };
   validateNewUser(app, user, v);
+  // The admin's e-mail domain blocks: refused, or held for approval (allow_with_approval).
+  const verdict = v.has("email") ? null : emailDomainVerdict(app, user.email, opts.ip);
+  if (verdict === "blocked") v.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
   if (!input.password) v.add("password", "ERR_BLANK", "can't be blank");
   if (input.agreement !== true) v.add("agreement", "ERR_ACCEPTED", "must be accepted");
   const reason = input.reason?.trim() || null;
@@ -91,7 +95,7 @@ export async function registerAccount(
     // Unconfirmed until the address is confirmed (by an admin with `roost user confirm` until
     // roost sends mail): anyone may type someone else's address, so the token must not work yet.
     confirmed: false,
-    approved: mode === "open",
+    approved: mode === "open" && verdict !== "approval",
     locale,
     reason,
     signUpIp: opts.ip,

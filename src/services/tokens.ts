@@ -4,6 +4,7 @@ import type { Id } from "../lib/ids.ts";
 import { type Application, findSuperappByName, insertApplication } from "../storage/applications.ts";
 import { insertToken, liveUserTokenIds, touchToken, type Token } from "../storage/tokens.ts";
 import { recordActivityDay, type User } from "../storage/users.ts";
+import { recordUserIp } from "../storage/user-ips.ts";
 
 /** The built-in web app (Mastodon's "Web" superapp): browser sessions get its tokens. */
 export const WEB_APP = "Web";
@@ -58,6 +59,8 @@ const DAY = 86_400_000;
 export function noteTokenUse(app: App, token: Token, user: User | null, now: number, ip: string | null): void {
   if (token.lastUsedAt === null || now - token.lastUsedAt > DAY) {
     touchToken(app.db, token.id, now, ip);
+    // The admin account filters search these (Admin::Account.ips).
+    if (user) recordUserIp(app.db, user.id, ip, now);
   }
   if (user) {
     const day = now - (now % DAY);

@@ -4,14 +4,22 @@ import { hashPassword } from "../lib/crypto.ts";
 import { EMAIL_RE, USERNAME_RE, Validation } from "../lib/validation.ts";
 import type { Id } from "../lib/ids.ts";
 import { type Account, findAccountByHandle, findAccountById, insertAccount } from "../storage/accounts.ts";
-import { type Role, type User, findUserByAccountId, findUserByEmail, findUserById, insertUser, updateUser } from "../storage/users.ts";
+import { type User, findUserByAccountId, findUserByEmail, findUserById, insertUser, updateUser } from "../storage/users.ts";
 import { localActorUrls } from "../lib/urls.ts";
+import { recordUserIp } from "../storage/user-ips.ts";
+
+/**
+ * The built-in roles by the names `roost user create --role` takes (migration 0030 seeds them
+ * with these ids, as a fresh Mastodon does); `user` is the everyone role.
+ */
+export const BUILTIN_ROLE_IDS = { user: null, moderator: "1", admin: "2", owner: "3" } as const;
+export type BuiltinRoleName = keyof typeof BUILTIN_ROLE_IDS;
 
 export interface CreateUserInput {
   username: string;
   email: string;
   password?: string | null;
-  role?: Role;
+  role?: BuiltinRoleName;
   /** CLI and fixtures create confirmed, approved users; registration decides per mode. */
   confirmed?: boolean;
   approved?: boolean;
@@ -81,7 +89,7 @@ export async function createUser(app: App, input: CreateUserInput): Promise<{ us
       accountId,
       email: input.email,
       passwordHash,
-      role: input.role ?? "user",
+      roleId: BUILTIN_ROLE_IDS[input.role ?? "user"],
       confirmedAt: input.confirmed === false ? null : now,
       approved: input.approved !== false,
       locale: input.locale ?? null,
@@ -90,6 +98,7 @@ export async function createUser(app: App, input: CreateUserInput): Promise<{ us
       createdByAppId: input.createdByAppId ?? null,
       createdAt: now,
     });
+    recordUserIp(app.db, userId, input.signUpIp, now);
   });
   return { user: findUserById(app.db, userId)!, account: findAccountById(app.db, accountId)! };
 }

@@ -12,6 +12,7 @@ import {
   listWebSessionsBeyond,
   touchWebSession,
 } from "../storage/web-sessions.ts";
+import { recordUserIp } from "../storage/user-ips.ts";
 import { revokeAccessToken } from "./oauth-token.ts";
 import { WEB_APP, ensureBuiltinApp, issueToken } from "./tokens.ts";
 
@@ -86,6 +87,7 @@ export async function signIn(
     session.tokenId = issueToken(app, { userId: user.id, applicationId: web.id, scopes: SESSION_SCOPES }).id;
     insertWebSession(app.db, { ...session, sessionHash: sha256Hex(sessionId) });
     updateUser(app.db, user.id, { lastSignInAt: user.currentSignInAt, currentSignInAt: now, updatedAt: now });
+    recordUserIp(app.db, user.id, input.ip, now);
   });
   for (const old of listWebSessionsBeyond(app.db, user.id, app.config.maxSessions)) endSession(app, old);
   return { ok: true, sessionId, session: { session, user, account } };

@@ -5,6 +5,7 @@ import { type Account, findAccountsByIds } from "./accounts.ts";
 import { findAccountsWithBadges, findUserBadges, type UserBadge } from "./account-profile.ts";
 import { type CustomEmoji, findEmojisByDomain } from "./custom-emojis.ts";
 import type { RowCache } from "./row-cache.ts";
+import { listRoles, type UserRole } from "./user-roles.ts";
 
 // The reads behind a page of Account entities (serializers/account.ts), batched: a page
 // costs a fixed number of queries whatever its length.
@@ -12,6 +13,8 @@ import type { RowCache } from "./row-cache.ts";
 /** Everything a page of accounts needs besides the rows, loaded with a fixed number of queries. */
 export interface AccountPage {
   users: Map<Id, UserBadge>;
+  /** Every role by id, loaded when a user on the page has one (their badges name it). */
+  roles: Map<Id, UserRole>;
   moved: Map<Id, Account>;
   /** Key: `${domain ?? ""} ${shortcode}`. */
   emojis: Map<string, CustomEmoji>;
@@ -45,7 +48,13 @@ export function loadAccountPage(db: DB, accounts: Account[], known?: Map<Id, Use
     if (!set) byDomain.set(a.domain, (set = new Set()));
     for (const c of codes) set.add(c);
   }
-  return { users, moved, emojis: findEmojisByDomain(db, byDomain) };
+  let roles = new Map<Id, UserRole>();
+  for (const u of users.values()) {
+    if (u.roleId === null) continue;
+    roles = new Map(listRoles(db).map((r) => [r.id, r]));
+    break;
+  }
+  return { users, roles, moved, emojis: findEmojisByDomain(db, byDomain) };
 }
 
 /** `loadAccountPage` in one read transaction (db.ts readTx). */

@@ -1,8 +1,8 @@
-import { type DB, type Row, stmt, num, json, idListJson, str, bool } from "../db/db.ts";
+import { type DB, type Row, stmt, num, json, idListJson, str, strOrNull, bool } from "../db/db.ts";
 import { allRows, allRowsByTable } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
 import { type Account, rowToAccount } from "./accounts.ts";
-import { rowToUser, type Role, type User } from "./users.ts";
+import { rowToUser, type User } from "./users.ts";
 
 // Account reads and writes used by the accounts API beyond storage/accounts.ts: plain-text
 // profile fields (migration 0003), batched user lookups, the follow-request count, and the
@@ -105,7 +105,8 @@ export function findUsersByAccountIds(db: DB, accountIds: Iterable<Id>): Map<Id,
 
 /** What the Account entity shows of a local account's user. */
 export interface UserBadge {
-  role: Role;
+  /** users.role_id (null: the everyone role). */
+  roleId: Id | null;
   noindex: boolean;
 }
 
@@ -114,8 +115,8 @@ export function findUserBadges(db: DB, accountIds: Iterable<Id>): Map<Id, UserBa
   const out = new Map<Id, UserBadge>();
   const list = idListJson(accountIds);
   if (list === "[]") return out;
-  const rows = stmt(db, "SELECT account_id, role, settings FROM users WHERE account_id IN (SELECT value FROM json_each(?))").all(list) as Row[];
-  for (const r of rows) out.set(str(r.account_id), userBadge(r.role as Role, json<Record<string, unknown>>(r.settings, {})));
+  const rows = stmt(db, "SELECT account_id, role_id, settings FROM users WHERE account_id IN (SELECT value FROM json_each(?))").all(list) as Row[];
+  for (const r of rows) out.set(str(r.account_id), userBadge(strOrNull(r.role_id), json<Record<string, unknown>>(r.settings, {})));
   return out;
 }
 
@@ -126,14 +127,15 @@ export function findUserBadges(db: DB, accountIds: Iterable<Id>): Map<Id, UserBa
 export function findAccountsWithBadges(db: DB, ids: Iterable<Id>): { account: Account; badge?: UserBadge }[] {
   const rows = allRowsByTable(
     db,
-    `SELECT a.*, u.role, u.settings FROM accounts a LEFT JOIN users u ON u.account_id = a.id
+    `SELECT a.*, u.role_id, u.settings FROM accounts a LEFT JOIN users u ON u.account_id = a.id
      WHERE a.id IN (SELECT value FROM json_each(?))`,
     idListJson(new Set(ids)),
   );
   return rows.map((r) => ({
     account: rowToAccount(r.accounts),
-    badge: r.users.role === null ? undefined : userBadge(r.users.role as Role, json<Record<string, unknown>>(r.users.settings, {})),
+    // settings is NOT NULL in users: null means no user (a remote account).
+    badge: r.users.settings === null ? undefined : userBadge(strOrNull(r.users.role_id), json<Record<string, unknown>>(r.users.settings, {})),
   }));
 }
 
-export const userBadge = (role: Role, settings: Record<string, unknown>): UserBadge => ({ role, noindex: settings.noindex === true });
+export const userBadge = (roleId: Id | null, settings: Record<string, unknown>): UserBadge => ({ roleId, noindex: settings.noindex === true });

@@ -45,6 +45,10 @@ export interface Account {
   headerRemoteUrl: string | null;
   suspendedAt: number | null;
   silencedAt: number | null;
+  /** Media shown as sensitive to others (a moderator's `sensitive` action; migration 0031). */
+  sensitizedAt: number | null;
+  /** 'local': our moderators suspended it; 'remote': its own server did (migration 0012). */
+  suspensionOrigin: "local" | "remote" | null;
   followersCount: number;
   followingCount: number;
   statusesCount: number;
@@ -93,6 +97,8 @@ export function rowToAccount(r: Row): Account {
     headerRemoteUrl: (r.header_remote_url as string | null) ?? null,
     suspendedAt: numOrNull(r.suspended_at),
     silencedAt: numOrNull(r.silenced_at),
+    sensitizedAt: numOrNull(r.sensitized_at),
+    suspensionOrigin: (r.suspension_origin as Account["suspensionOrigin"] | undefined) ?? null,
     followersCount: num(r.followers_count),
     followingCount: num(r.following_count),
     statusesCount: num(r.statuses_count),
@@ -141,6 +147,8 @@ const COLUMNS: Record<string, string> = {
   headerRemoteUrl: "header_remote_url",
   suspendedAt: "suspended_at",
   silencedAt: "silenced_at",
+  sensitizedAt: "sensitized_at",
+  suspensionOrigin: "suspension_origin",
   followersCount: "followers_count",
   followingCount: "following_count",
   statusesCount: "statuses_count",

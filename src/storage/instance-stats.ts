@@ -1,5 +1,6 @@
 import { type DB, type Row, stmt, str, num } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
+import { findOwnerUser } from "./users.ts";
 
 // Counts behind the instance endpoints and NodeInfo. Small instances answer these in well under a
 // millisecond; they are computed per request rather than cached so they are never stale.
@@ -51,16 +52,13 @@ export function searchPeerDomains(db: DB, prefix: string, limit: number): string
   ).map((r) => r.domain as string);
 }
 
-/** The account of the earliest-created active admin (the instance's contact), if any. */
+/**
+ * The instance's contact: the account of the instance owner (storage/users.ts findOwnerUser),
+ * when that user's role is an administrative one (Admin's position or above).
+ */
 export function findContactAccountId(db: DB): Id | undefined {
-  const r = stmt(
-    db,
-    `SELECT users.account_id AS id FROM users JOIN accounts ON accounts.id = users.account_id
-     WHERE users.role = 'admin' AND users.confirmed_at IS NOT NULL AND users.approved = 1 AND users.disabled = 0
-       AND accounts.suspended_at IS NULL
-     ORDER BY users.id LIMIT 1`,
-  ).get() as Row | undefined;
-  return r ? str(r.id) : undefined;
+  const owner = findOwnerUser(db);
+  return owner && owner.position >= 100 ? owner.accountId : undefined;
 }
 
 /**

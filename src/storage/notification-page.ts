@@ -4,6 +4,7 @@ import type { Id } from "../lib/ids.ts";
 import { type Account, findAccountsByIds } from "./accounts.ts";
 import type { Notification } from "./notifications.ts";
 import { findReportsByIds, type Report } from "./reports.ts";
+import { type AccountWarning, findAccountWarningsByIds } from "./account-warnings.ts";
 import { findLiveStatusesCached } from "./status-cache.ts";
 import { readStatusPage, type StatusPage } from "./status-page.ts";
 import type { Status } from "./statuses.ts";
@@ -24,6 +25,8 @@ export interface NotificationPage<A> {
   /** Their page (storage/status-page.ts); null when there are none. */
   statusPage: StatusPage<A> | null;
   reports: Map<Id, Report>;
+  /** moderation_warning: the warnings (their target is the recipient, one of `targets`). */
+  warnings: Map<Id, AccountWarning>;
   targets: Map<Id, Account>;
 }
 
@@ -48,16 +51,18 @@ export function readNotificationPage<A extends { domain: string | null }, T>(
 
     // admin.report notifications are rare (staff only): their reports and targets, one query each.
     const reports = findReportsByIds(app.db, notifications.flatMap((n) => (n.type === "admin.report" && n.reportId ? [n.reportId] : [])));
-    const targets = findAccountsByIds(app.db, [...reports.values()].map((r) => r.targetAccountId));
+    const warnings = findAccountWarningsByIds(app.db, notifications.flatMap((n) => (n.type === "moderation_warning" && n.accountWarningId ? [n.accountWarningId] : [])));
+    const targets = findAccountsByIds(app.db, [...[...reports.values()].map((r) => r.targetAccountId), ...[...warnings.values()].map((w) => w.targetAccountId)]);
 
     const shown = notifications.filter(
       (n) =>
         accounts.has(n.fromAccountId) &&
         (!STATUS_TYPES.has(n.type) || (n.statusId !== null && found.has(n.statusId))) &&
-        (n.type !== "admin.report" || (n.reportId != null && reports.has(n.reportId) && targets.has(reports.get(n.reportId)!.targetAccountId))),
+        (n.type !== "admin.report" || (n.reportId != null && reports.has(n.reportId) && targets.has(reports.get(n.reportId)!.targetAccountId))) &&
+        (n.type !== "moderation_warning" || (n.accountWarningId != null && warnings.has(n.accountWarningId))),
     );
     const statuses = [...new Set(shown.flatMap((n) => (STATUS_TYPES.has(n.type) && n.statusId ? [n.statusId] : [])))].map((id) => found.get(id)!);
     const statusPage = statuses.length ? readStatusPage(app, statuses, viewerId, accountsOf) : null;
-    return use({ shown, accounts, statuses, statusPage, reports, targets });
+    return use({ shown, accounts, statuses, statusPage, reports, warnings, targets });
   });
 }

@@ -11,6 +11,8 @@ export interface Notification {
   statusId: Id | null;
   /** For admin.report: the report. */
   reportId?: Id | null;
+  /** For moderation_warning: the warning. */
+  accountWarningId?: Id | null;
   groupKey: string | null;
   /** Held back by the recipient's notification policy (hidden unless asked for). */
   filtered: boolean;
@@ -23,7 +25,7 @@ export interface Notification {
  */
 export const NOTIFICATION_COLUMNS = `CAST(n.id AS TEXT) AS id, CAST(n.account_id AS TEXT) AS account_id,
   CAST(n.from_account_id AS TEXT) AS from_account_id, n.type, CAST(n.status_id AS TEXT) AS status_id,
-  CAST(n.report_id AS TEXT) AS report_id, n.group_key, n.filtered, n.created_at`;
+  CAST(n.report_id AS TEXT) AS report_id, CAST(n.account_warning_id AS TEXT) AS account_warning_id, n.group_key, n.filtered, n.created_at`;
 
 export function rowToNotification(r: Row): Notification {
   return {
@@ -33,6 +35,7 @@ export function rowToNotification(r: Row): Notification {
     type: r.type as string,
     statusId: strOrNull(r.status_id),
     reportId: strOrNull(r.report_id),
+    accountWarningId: strOrNull(r.account_warning_id),
     groupKey: (r.group_key as string | null) ?? null,
     filtered: bool(r.filtered),
     createdAt: num(r.created_at),
@@ -42,8 +45,8 @@ export function rowToNotification(r: Row): Notification {
 export function insertNotification(db: DB, n: Notification): void {
   stmt(
     db,
-    `INSERT INTO notifications (id, account_id, from_account_id, type, status_id, report_id, group_key, filtered, created_at)
-     VALUES (@id, @accountId, @fromAccountId, @type, @statusId, @reportId, @groupKey, @filtered, @createdAt)`,
+    `INSERT INTO notifications (id, account_id, from_account_id, type, status_id, report_id, account_warning_id, group_key, filtered, created_at)
+     VALUES (@id, @accountId, @fromAccountId, @type, @statusId, @reportId, @accountWarningId, @groupKey, @filtered, @createdAt)`,
   ).run({
     id: BigInt(n.id),
     accountId: BigInt(n.accountId),
@@ -51,6 +54,7 @@ export function insertNotification(db: DB, n: Notification): void {
     type: n.type,
     statusId: n.statusId ? BigInt(n.statusId) : null,
     reportId: n.reportId ? BigInt(n.reportId) : null,
+    accountWarningId: n.accountWarningId ? BigInt(n.accountWarningId) : null,
     groupKey: n.groupKey,
     filtered: n.filtered ? 1 : 0,
     createdAt: n.createdAt,

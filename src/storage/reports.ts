@@ -18,6 +18,8 @@ export interface Report {
   /** The Flag's id, sent or received. */
   uri: string | null;
   actionTakenAt: number | null;
+  /** Who resolved it (migration 0031). */
+  actionTakenByAccountId: Id | null;
   assignedAccountId: Id | null;
   createdAt: number;
   updatedAt: number;
@@ -35,6 +37,7 @@ function rowToReport(r: Row): Report {
     forwarded: bool(r.forwarded),
     uri: (r.uri as string | null) ?? null,
     actionTakenAt: numOrNull(r.action_taken_at),
+    actionTakenByAccountId: strOrNull(r.action_taken_by_account_id),
     assignedAccountId: strOrNull(r.assigned_account_id),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
@@ -53,7 +56,7 @@ export function findReportsByIds(db: DB, ids: Iterable<Id>): Map<Id, Report> {
   return out;
 }
 
-export type NewReport = Omit<Report, "actionTakenAt" | "assignedAccountId" | "updatedAt">;
+export type NewReport = Omit<Report, "actionTakenAt" | "actionTakenByAccountId" | "assignedAccountId" | "updatedAt">;
 
 export function insertReport(db: DB, r: NewReport): void {
   stmt(

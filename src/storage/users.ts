@@ -1,8 +1,7 @@
-import { type DB, type Row, stmt, str, num, numOrNull, bool, json } from "../db/db.ts";
+import { type DB, type Row, stmt, str, strOrNull, num, numOrNull, bool, json } from "../db/db.ts";
 import { getRow } from "../db/rows.ts";
 import type { Id } from "../lib/ids.ts";
 
-export type Role = "user" | "moderator" | "admin";
 export type Privacy = "public" | "unlisted" | "private" | "direct";
 
 export interface User {
@@ -10,7 +9,8 @@ export interface User {
   accountId: Id;
   email: string;
   passwordHash: string | null;
-  role: Role;
+  /** users.role_id: null for the everyone role (storage/user-roles.ts). */
+  roleId: Id | null;
   confirmedAt: number | null;
   approved: boolean;
   disabled: boolean;
@@ -21,6 +21,9 @@ export interface User {
   defaultLanguage: string | null;
   settings: Record<string, unknown>;
   createdByAppId: Id | null;
+  /** Who invited the user (migration 0031). */
+  invitedByAccountId: Id | null;
+  signUpIp: string | null;
   currentSignInAt: number | null;
   lastSignInAt: number | null;
   createdAt: number;
@@ -33,7 +36,7 @@ export function rowToUser(r: Row): User {
     accountId: str(r.account_id),
     email: r.email as string,
     passwordHash: (r.password_hash as string | null) ?? null,
-    role: r.role as Role,
+    roleId: strOrNull(r.role_id),
     confirmedAt: numOrNull(r.confirmed_at),
     approved: bool(r.approved),
     disabled: bool(r.disabled),
@@ -44,6 +47,8 @@ export function rowToUser(r: Row): User {
     defaultLanguage: (r.default_language as string | null) ?? null,
     settings: json<Record<string, unknown>>(r.settings, {}),
     createdByAppId: r.created_by_app_id === null || r.created_by_app_id === undefined ? null : str(r.created_by_app_id),
+    invitedByAccountId: strOrNull(r.invited_by_account_id),
+    signUpIp: (r.sign_up_ip as string | null) ?? null,
     currentSignInAt: numOrNull(r.current_sign_in_at),
     lastSignInAt: numOrNull(r.last_sign_in_at),
     createdAt: num(r.created_at),
@@ -56,7 +61,7 @@ export interface NewUser {
   accountId: Id;
   email: string;
   passwordHash: string | null;
-  role: Role;
+  roleId: Id | null;
   confirmedAt: number | null;
   approved: boolean;
   locale?: string | null;
@@ -69,16 +74,16 @@ export interface NewUser {
 export function insertUser(db: DB, u: NewUser): void {
   stmt(
     db,
-    `INSERT INTO users (id, account_id, email, password_hash, role, confirmed_at, approved, locale, reason,
+    `INSERT INTO users (id, account_id, email, password_hash, role_id, confirmed_at, approved, locale, reason,
        sign_up_ip, created_by_app_id, created_at, updated_at)
-     VALUES (@id, @accountId, @email, @passwordHash, @role, @confirmedAt, @approved, @locale, @reason,
+     VALUES (@id, @accountId, @email, @passwordHash, @roleId, @confirmedAt, @approved, @locale, @reason,
        @signUpIp, @createdByAppId, @createdAt, @createdAt)`,
   ).run({
     id: BigInt(u.id),
     accountId: BigInt(u.accountId),
     email: u.email,
     passwordHash: u.passwordHash,
-    role: u.role,
+    roleId: u.roleId ? BigInt(u.roleId) : null,
     confirmedAt: u.confirmedAt,
     approved: u.approved ? 1 : 0,
     locale: u.locale ?? null,
@@ -118,7 +123,6 @@ export function findUserByLogin(db: DB, login: string): User | undefined {
 const USER_COLUMNS: Record<string, string> = {
   email: "email",
   passwordHash: "password_hash",
-  role: "role",
   confirmedAt: "confirmed_at",
   approved: "approved",
   disabled: "disabled",
@@ -159,11 +163,30 @@ export function isLocalUserAccount(db: DB, accountId: Id): boolean {
   return !!stmt(db, "SELECT 1 FROM users WHERE account_id = ?").get(BigInt(accountId));
 }
 
-/** Accounts of the staff who handle reports (admins and moderators who can sign in). */
+/**
+ * Accounts of the staff who handle reports: users who can sign in and whose role may manage
+ * reports (Mastodon's User.those_who_can(:manage_reports); bit 0 is administrator, 16 manage_reports).
+ */
 export function staffAccountIds(db: DB): Id[] {
   const rows = stmt(
     db,
-    "SELECT account_id FROM users WHERE role IN ('admin', 'moderator') AND disabled = 0 AND approved = 1 AND confirmed_at IS NOT NULL",
+    `SELECT u.account_id FROM users u JOIN user_roles r ON r.id = u.role_id
+     WHERE (r.permissions & 17) <> 0 AND u.disabled = 0 AND u.approved = 1 AND u.confirmed_at IS NOT NULL`,
   ).all() as Row[];
   return rows.map((r) => str(r.account_id));
+}
+
+/**
+ * The instance owner: the earliest-created user, among those who can sign in, of the highest
+ * role held by anyone (Owner, else Admin ...). The CLI acts as this user unless told `--as`.
+ */
+export function findOwnerUser(db: DB): { userId: Id; accountId: Id; position: number } | undefined {
+  const r = stmt(
+    db,
+    `SELECT u.id, u.account_id, r.position FROM users u JOIN user_roles r ON r.id = u.role_id
+     JOIN accounts a ON a.id = u.account_id
+     WHERE u.confirmed_at IS NOT NULL AND u.approved = 1 AND u.disabled = 0 AND a.suspended_at IS NULL
+     ORDER BY r.position DESC, u.id LIMIT 1`,
+  ).get() as Row | undefined;
+  return r && { userId: str(r.id), accountId: str(r.account_id), position: num(r.position) };
 }

@@ -70,14 +70,20 @@ test("verify_credentials: CredentialAccount shape, scopes and token kinds", asyn
   assert.deepEqual(r422.body, { error: "This method requires an authenticated user" });
 });
 
-test("roles: admins and moderators carry Mastodon's role entity and a badge", async (t) => {
+test("roles: owners, admins and moderators carry Mastodon's role entity and a badge", async (t) => {
   const s = await startTestServer();
   t.after(() => s.close());
-  const admin = await s.user("boss", { role: "admin" });
+  const owner = await s.user("boss", { role: "owner" });
+  const admin = await s.user("admin1", { role: "admin" });
   const mod = await s.user("mod1", { role: "moderator" });
+  const o = await s.api(owner, "GET", "/api/v1/accounts/verify_credentials");
+  // administrator implies every permission.
+  assert.deepEqual(o.role, { id: "3", name: "Owner", permissions: String((1 << 23) - 1), color: "", highlighted: true });
+  assert.deepEqual(o.roles, [{ id: "3", name: "Owner", color: "" }]);
   const a = await s.api(admin, "GET", "/api/v1/accounts/verify_credentials");
-  assert.deepEqual(a.role, { id: "3", name: "Admin", permissions: String((1 << 23) - 1), color: "", highlighted: true });
-  assert.deepEqual(a.roles, [{ id: "3", name: "Admin", color: "" }]);
+  // config/roles.yml's Admin: everything but administrator, devops and the newer flags.
+  assert.deepEqual(a.role, { id: "2", name: "Admin", permissions: "2097148", color: "", highlighted: true });
+  assert.deepEqual(a.roles, [{ id: "2", name: "Admin", color: "" }]);
   const m = await s.api(mod, "GET", "/api/v1/accounts/verify_credentials");
   assert.equal(m.role.name, "Moderator");
   assert.equal(m.role.permissions, String(65536 | 8 | 4 | 1048576 | 1024 | 16 | 256));

@@ -27,7 +27,7 @@ test("open registrations: the token is refused until the e-mail address is confi
   assert.equal(user.approved, true);
   assert.equal(user.locale, "en");
   assert.equal(user.createdByAppId, applicationId);
-  assert.equal(user.role, "user");
+  assert.equal(user.roleId, null);
 
   // Mastodon's require_user!: every endpoint that acts or reads as the user answers 403.
   const newbie = r.body.access_token;

@@ -60,7 +60,7 @@ test("roost init, user create, user confirm, token create, migrate, backup creat
   await inDb(dataDir, async (db) => {
     assert.equal(findAccountByHandle(db, "alice", null)!.id, aliceId);
     const u = findUserByAccountId(db, aliceId)!;
-    assert.equal(u.role, "admin");
+    assert.equal(u.roleId, "2", "the built-in Admin role");
     assert.equal(u.approved, true);
     assert.ok(u.confirmedAt !== null);
     assert.equal(await verifyPassword("correct horse battery", u.passwordHash), true, "the trailing newline is not part of the password");

@@ -90,17 +90,22 @@ const MAY_IMPORT: Record<string, string[]> = {
   jobs: ["db", "lib"],
   // The search indexes (src/search/DESIGN.md): their tables' reads and writes, below services.
   search: ["storage", "db", "lib"],
+  // Trends (src/trends/DESIGN.md): scoring over their tables, beside search.
+  trends: ["storage", "db", "lib", "search"],
   // The in-process event bus (streaming/DESIGN.md): services publish, streaming subscribes.
   events: ["db", "lib"],
   services: ["storage", "db", "lib", "config", "media", "net", "federation", "events", "search"],
   serializers: ["storage", "lib", "media"],
+  // Administration (src/admin/DESIGN.md): the moderation use cases, above services, with the
+  // role policy and the audit log; routes, jobs and the CLI call it, services never do.
+  admin: ["services", "storage", "db", "lib", "config", "federation", "jobs", "media", "events", "search"],
   federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers", "search"],
   // Federation's HTTP surface (routes, and register.ts which also registers its jobs).
   "federation/routes": ["federation", "services", "storage", "db", "lib", "net", "http"],
-  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search"],
+  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search", "admin", "trends"],
   // Live streams: connections, subscriptions and delivery, fed by the bus.
   streaming: ["events", "services", "serializers", "lib", "config"],
-  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "streaming"],
+  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "streaming", "admin"],
   app: ["config", "db", "lib", "jobs", "workers", "events", "streaming"],
   main: ["*"],
 };

@@ -19,6 +19,7 @@ import { findStatusById, type Status } from "../../storage/statuses.ts";
 import {
   toApAcceptFollow,
   toApBlock,
+  toApDeleteActor,
   toApDeleteNote,
   toApFlag,
   toApFollow,
@@ -176,6 +177,19 @@ export function onProfileUpdated(app: App, account: Account): void {
   if (account.domain !== null) return;
   guarded(app, "onProfileUpdated", () => {
     if (profileInboxes(app, account.id).length > 0) enqueueDistribute(app, { kind: "profile", accountId: account.id });
+  });
+}
+
+/**
+ * A local account's data is about to be removed (a moderator's deletion): Delete(actor) to its
+ * followers and recent contacts, built now while its follows still say who they are. The
+ * account row and its keys stay (the username stays reserved), so the delivery can be signed.
+ */
+export function onAccountDeleting(app: App, account: Account): void {
+  if (account.domain !== null) return;
+  guarded(app, "onAccountDeleting", () => {
+    const inboxes = profileInboxes(app, account.id);
+    if (inboxes.length > 0) sendActivity(app, { actorAccountId: account.id, activity: toApDeleteActor(app, account), inboxes });
   });
 }
 

@@ -118,6 +118,17 @@ export function toApDeleteNote(_app: App, status: Status, author: Account): ApOb
   });
 }
 
+/** Delete of a local actor whose data is being removed (Mastodon's DeleteActorSerializer). */
+export function toApDeleteActor(_app: App, account: Account): ApObject {
+  return activity({
+    id: `${account.uri}#delete`,
+    type: "Delete",
+    actor: account.uri,
+    to: [AS_PUBLIC],
+    object: account.uri,
+  });
+}
+
 /** Announce of a boost (`boost.uri` is its id), object = the original's uri. */
 export function toApAnnounce(app: App, boost: Status, original: Status, originalAuthor: Account): ApObject {
   return readTx(app.db, () => {

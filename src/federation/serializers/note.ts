@@ -147,7 +147,8 @@ export function renderNote(app: App, s: Status, b: NoteBatch): ApObject {
     attributedTo: author.uri,
     to,
     cc,
-    sensitive: s.sensitive,
+    // A moderator's `sensitive` action on the author marks every post (Mastodon's NoteSerializer).
+    sensitive: s.sensitive || author.sensitizedAt !== null,
     atomUri: s.uri,
     inReplyToAtomUri: s.inReplyToUri,
   };

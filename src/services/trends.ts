@@ -1,0 +1,91 @@
+// Trends for the Explore tab (src/trends/DESIGN.md): the hashtags, posts and links trending now,
+// as scored by the periodic task trends.refresh. With `trendsRequireReview`, only what a
+// moderator approved is shown; otherwise everything not rejected. Posts are filtered for the
+// viewer (blocks, mutes, domain blocks) like any timeline.
+import type { App } from "../app.ts";
+import { notFound } from "../errors.ts";
+import type { Id } from "../lib/ids.ts";
+import type { Status } from "../storage/statuses.ts";
+import { findStatusesByIds } from "../storage/statuses.ts";
+import type { TagRow } from "../storage/tag-search.ts";
+import {
+  findTagsByIds,
+  findTrendLinks,
+  findTrendPublisher,
+  listTrendIds,
+  listTrendPublishers,
+  type ReviewKind,
+  setReview,
+  type TrendKind,
+  type TrendLink,
+  type TrendPublisher,
+  trendItemExists,
+} from "../storage/trends.ts";
+import { filterVisibleStatuses } from "./status-filter.ts";
+
+export interface TrendsPage {
+  limit: number;
+  offset: number;
+  /** Admins: every trending item, reviewed or not. */
+  all?: boolean;
+}
+
+function ids(app: App, kind: TrendKind, page: TrendsPage) {
+  return listTrendIds(app.db, kind, { ...page, requireReview: app.config.trendsRequireReview });
+}
+
+export interface Reviewed<T> {
+  item: T;
+  /** null: not reviewed yet. */
+  trendable: boolean | null;
+}
+
+export function trendingTags(app: App, page: TrendsPage): Reviewed<TagRow>[] {
+  const found = ids(app, "tag", page);
+  const tags = new Map(findTagsByIds(app.db, found.map((f) => f.id)).map((t) => [t.id, t]));
+  return found.flatMap((f) => (tags.has(f.id) ? [{ item: tags.get(f.id)!, trendable: f.reviewed }] : []));
+}
+
+export function trendingStatuses(app: App, viewerId: Id | null, page: TrendsPage): Reviewed<Status>[] {
+  const found = ids(app, "status", page);
+  const statuses = findStatusesByIds(app.db, found.map((f) => f.id));
+  const visible = new Set(filterVisibleStatuses(app, viewerId, [...statuses.values()]).map((s) => s.id));
+  return found.flatMap((f) => (visible.has(f.id) ? [{ item: statuses.get(f.id)!, trendable: f.reviewed }] : []));
+}
+
+export function trendingLinks(app: App, page: TrendsPage): Reviewed<TrendLink>[] {
+  const found = ids(app, "link", page);
+  const links = findTrendLinks(app.db, found.map((f) => f.id));
+  return found.flatMap((f) => (links.has(f.id) ? [{ item: links.get(f.id)!, trendable: f.reviewed }] : []));
+}
+
+/** A moderator approves or rejects an item (it may trend again later, or never). */
+function reviewTrend(app: App, kind: TrendKind, id: Id, trendable: boolean): void {
+  if (!trendItemExists(app.db, kind, id)) throw notFound();
+  setReview(app.db, kind as ReviewKind, id, trendable, app.now());
+}
+
+export function reviewTag(app: App, id: Id, trendable: boolean): TagRow {
+  reviewTrend(app, "tag", id, trendable);
+  return findTagsByIds(app.db, [id])[0];
+}
+
+export function reviewStatus(app: App, id: Id, trendable: boolean): Status {
+  reviewTrend(app, "status", id, trendable);
+  return findStatusesByIds(app.db, [id]).get(id)!;
+}
+
+export function reviewLink(app: App, id: Id, trendable: boolean): TrendLink {
+  reviewTrend(app, "link", id, trendable);
+  return findTrendLinks(app.db, [id]).get(id)!;
+}
+
+export function trendPublishers(app: App, page: { limit: number; offset: number }): TrendPublisher[] {
+  return listTrendPublishers(app.db, page);
+}
+
+export function reviewPublisher(app: App, id: Id, trendable: boolean): TrendPublisher {
+  if (!findTrendPublisher(app.db, id)) throw notFound();
+  setReview(app.db, "publisher", id, trendable, app.now());
+  return findTrendPublisher(app.db, id)!;
+}
