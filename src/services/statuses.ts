@@ -1,4 +1,5 @@
 import type { App } from "../app.ts";
+import { forgetBackfillTrendUses, tagsWithoutDayAccount, tagsWithoutTrendUse } from "../storage/backfill-trend-uses.ts";
 import { tx } from "../db/db.ts";
 import { ApiError, notFound, unprocessable } from "../errors.ts";
 import { parseId, type Id } from "../lib/ids.ts";
@@ -296,7 +297,12 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     if (d.poll) attachPoll(app, id, d.author.id, d.poll, local, createdAt);
     if (d.media) attachStatusMedia(app, id, d.media);
     const tagIds = d.tags.map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: createdAt }));
+    // Before the tag links add their trend uses: those a backfilled post would add are taken back.
+    const before = d.backfill
+      ? { newTrendUses: tagsWithoutTrendUse(db, d.author.id, createdAt, tagIds), newDayAccounts: tagsWithoutDayAccount(db, d.author.id, createdAt, tagIds) }
+      : undefined;
     if (tagIds.length) setStatusTags(db, id, tagIds);
+    if (before) forgetBackfillTrendUses(db, id, d.author.id, createdAt, before);
     // Mastodon's counter caches: direct posts are not counted; only public replies count on the parent.
     if (d.visibility !== "direct") adjustAuthorStatusesCount(db, d.author.id, 1, createdAt);
     if (parent && (d.visibility === "public" || d.visibility === "unlisted")) adjustStatusCounter(db, parent.id, "replies_count", 1);
