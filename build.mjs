@@ -46,6 +46,7 @@ export async function buildBundle({ outdir = "dist", quiet = false } = {}) {
     }
     console.error(`embedded ${embedded.length} migration(s): ${embedded.map((m) => `${String(m.version).padStart(4, "0")}_${m.name}`).join(", ")}`);
   }
+  return result.metafile;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

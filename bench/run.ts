@@ -3,7 +3,7 @@
 // loads each target with autocannon and checks the scenario's budgets. Results go to
 // bench/results/<timestamp>-<scenario>.json and latest-<scenario>.json. Not part of npm test.
 import { spawnSync } from "node:child_process";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,12 +24,20 @@ import { inbox, inboxIntake } from "./scenarios/inbox.ts";
 import { media } from "./scenarios/media.ts";
 import { social } from "./scenarios/social.ts";
 import { scheduled } from "./scenarios/scheduled.ts";
+import { push } from "./scenarios/push.ts";
 import { search } from "./scenarios/search.ts";
 import { trends } from "./scenarios/trends.ts";
 import { streaming } from "./scenarios/streaming.ts";
 import { admin } from "./scenarios/admin.ts";
+import { coldStart100k } from "./scenarios/cold-start.ts";
+import { soak } from "./scenarios/soak.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, search, admin, trends };
+const SCENARIOS: Record<string, Scenario<any>> = {
+  foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, search, admin, trends, push,
+  "cold-start": coldStart100k, soak,
+};
+/** Run only when named: the soak takes 30 minutes. */
+const ON_REQUEST = new Set(["soak"]);
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Inside node_modules so the bundle resolves its external packages; never dist/, which
@@ -47,6 +55,8 @@ const { values, positionals } = parseArgs({
     source: { type: "boolean", default: false },
     /** Runs per target (and per measurement of the federation scenarios); budgets use the median. */
     trials: { type: "string", default: "3" },
+    /** Length of the soak scenario's load. */
+    minutes: { type: "string", default: "30" },
   },
 });
 const seconds = Number(values.seconds);
@@ -54,6 +64,7 @@ const warmup = Number(values.warmup);
 /** `--connections`, else the scenario's own, else 32. */
 const connectionsOf = (s: Scenario<unknown>) => (values.connections ? Number(values.connections) : (s.connections ?? 32));
 const trials = Math.max(1, Number(values.trials));
+const minutes = Math.max(1, Math.round(Number(values.minutes)));
 const mode = values.source ? "source" : "bundle";
 
 /** Node's arguments to run a `roost` command in this run's mode (bundle or source). */
@@ -69,7 +80,7 @@ function serverArgs(dataDir: string, port: number): string[] {
 function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("ROOST_")) env[k] = v;
-  return { ...env, ROOST_BENCH_ROUTES: "1", ROOST_LOG_LEVEL: "warn", ...extra };
+  return { ...env, ROOST_BENCH_ROUTES: "1", ROOST_LOG_LEVEL: "warn", ROOST_BACKUP_SCHEDULE: "off", ...extra };
 }
 
 /** Median of a few samples once start-up work (JIT, first GC) has settled. */
@@ -161,6 +172,8 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
       await closeApp(app);
     }
 
+    // The 1-minute load average: the machine is shared, and other work skews the figures.
+    const loadAtStart = loadavg()[0];
     const server = await startServerProcess({ args: serverArgs(dataDir, port), env: serverEnv(s.serverEnv) });
     let targets: TargetResult[] = [];
     const metrics: Metric[] = [];
@@ -171,7 +184,7 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
       ({ results: targets, loadMax } = await loadTargets(server.url, server.pid, s.targets(seed), connections));
       if (s.measure) {
         const sampler = sampleRss(server.pid);
-        const m = await s.measure({ url: server.url, pid: server.pid, dataDir, seed, seconds, warmup, connections, trials, cliArgs, cliEnv: serverEnv(s.serverEnv) });
+        const m = await s.measure({ url: server.url, pid: server.pid, dataDir, seed, seconds, warmup, connections, trials, minutes, cliArgs, cliEnv: serverEnv(s.serverEnv) });
         const maxRss = sampler.stop();
         if (maxRss !== null && (loadMax === null || maxRss > loadMax)) loadMax = maxRss;
         targets.push(...(m.targets ?? []));
@@ -191,7 +204,7 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
       connections,
       seconds,
       trials,
-      machine: { node: process.version, platform: process.platform, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "" },
+      machine: { node: process.version, platform: process.platform, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "", loadAvg: { start: loadAtStart, end: loadavg()[0] } },
       ...summary,
       checks: s.checks(summary),
     };
@@ -200,7 +213,7 @@ async function runScenario(s: Scenario<unknown>): Promise<BenchRecord> {
   }
 }
 
-const names = positionals.length ? positionals : Object.keys(SCENARIOS);
+const names = positionals.length ? positionals : Object.keys(SCENARIOS).filter((n) => !ON_REQUEST.has(n));
 for (const n of names) if (!SCENARIOS[n]) throw new Error(`unknown scenario ${n} (known: ${Object.keys(SCENARIOS).join(", ")})`);
 
 if (mode === "bundle") {

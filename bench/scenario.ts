@@ -66,6 +66,8 @@ export interface MeasureContext<Seed> {
   cliArgs(args: string[]): string[];
   /** The environment the server runs with. */
   cliEnv: NodeJS.ProcessEnv;
+  /** `--minutes`: how long the soak runs (default 30). */
+  minutes: number;
 }
 
 export interface Check {

@@ -5,7 +5,9 @@ import { registerInitCommand } from "./commands/init.ts";
 import { registerMediaCommands } from "./commands/media.ts";
 import { registerMigrateCommand } from "./commands/migrate.ts";
 import { registerSearchCommands } from "./commands/search.ts";
+import { registerPruneCommand } from "./commands/prune.ts";
 import { registerServeCommand } from "./commands/serve.ts";
+import { registerStatusCommand } from "./commands/status.ts";
 import { registerTokenCommands } from "./commands/token.ts";
 import { registerUserCommands } from "./commands/user.ts";
 import { registerAccountsCommands } from "./commands/accounts.ts";
@@ -15,6 +17,7 @@ import { registerAuditCommands } from "./commands/audit.ts";
 import { registerWarningPresetsCommands } from "./commands/warning-presets.ts";
 import { registerDomainsCommands } from "./commands/domains.ts";
 import { errorDetail, errorLine } from "./errors.ts";
+import { ROOST_VERSION } from "../src/version.ts";
 
 // The operator interface: /work/shared/spec/cli.md. Results go to stdout, everything else to
 // stderr; a failure is one line on stderr and a non-zero exit code.
@@ -22,6 +25,7 @@ import { errorDetail, errorLine } from "./errors.ts";
 export function buildProgram(): Command {
   const program = new Command("roost")
     .description("roost: a federated social publishing server for small instances")
+    .version(ROOST_VERSION, "-V, --version", "print roost's version")
     .option("--data-dir <dir>", "data directory: database, media, keys, config, backups (default: $ROOST_DATA_DIR, else ./data)")
     .option("--verbose", "print stack traces with errors")
     .showSuggestionAfterError()
@@ -41,6 +45,8 @@ export function buildProgram(): Command {
   registerAuditCommands(program);
   registerWarningPresetsCommands(program);
   registerDomainsCommands(program);
+  registerStatusCommand(program);
+  registerPruneCommand(program);
   return program;
 }
 

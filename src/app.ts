@@ -6,6 +6,7 @@ import type { Jobs } from "./jobs/jobs.ts";
 import type { WorkerPool } from "./workers/pool.ts";
 import type { EventBus } from "./events/bus.ts";
 import type { StreamingHub } from "./streaming/hub.ts";
+import type { Metrics } from "./ops/metrics.ts";
 
 /**
  * Everything a request, job or command needs, passed explicitly (no module-level state, so
@@ -35,4 +36,6 @@ export interface App {
   events: EventBus;
   /** The open streaming connections; set by the HTTP layer (createHttpApp). */
   streams?: StreamingHub;
+  /** Counters for /metrics (a no-op unless `metricsToken` is set); see ops/metrics.ts. */
+  metrics: Metrics;
 }

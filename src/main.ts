@@ -25,6 +25,7 @@ import { hasJobNamed } from "./jobs/job-store.ts";
 import { installFuzzyNames } from "./search/fuzzy-names.ts";
 import { isStatusIndexPending, REBUILD_JOB } from "./search/status-index.ts";
 import { EventBus } from "./events/bus.ts";
+import { createMetrics } from "./ops/metrics.ts";
 
 export interface CreateAppOptions {
   log?: Log;
@@ -50,7 +51,8 @@ export function createApp(config: Config, opts: CreateAppOptions = {}): App {
     cache: new Map(),
     routes: new Set(),
     events: new EventBus(db, log),
-  } as Omit<App, "jobs" | "pool"> as App;
+  } as Omit<App, "jobs" | "pool" | "metrics"> as App;
+  app.metrics = createMetrics(app);
   app.pool = createWorkerPool({ maxThreads: config.poolMaxThreads, idleTimeout: config.poolIdleMs, log });
   app.jobs = createJobs(app);
   registerJobHandlers(app);

@@ -12,7 +12,7 @@ export interface BenchRecord extends RunSummary {
   seconds: number;
   /** Runs per target; the table shows each target's median. */
   trials: number;
-  machine: { node: string; platform: string; cpus: number; cpuModel: string };
+  machine: { node: string; platform: string; cpus: number; cpuModel: string; loadAvg?: { start: number; end: number } };
   checks: Check[];
 }
 
@@ -37,7 +37,8 @@ export function printTable(r: BenchRecord): void {
   const out: string[] = [];
   const trials = r.trials > 1 ? `, median of ${r.trials} trials` : "";
   const load = r.targets.length ? `${r.connections} connections, ${r.seconds} s per target` : "own measurements";
-  out.push(`\n${r.scenario} (${r.mode}, ${load}${trials}, node ${r.machine.node}, ${r.machine.cpus} CPUs)`);
+  const busy = r.machine.loadAvg ? `, load average ${r.machine.loadAvg.start.toFixed(1)} → ${r.machine.loadAvg.end.toFixed(1)}` : "";
+  out.push(`\n${r.scenario} (${r.mode}, ${load}${trials}, node ${r.machine.node}, ${r.machine.cpus} CPUs${busy})`);
   if (r.targets.length) {
     out.push(line(rows[0]));
     for (const row of rows.slice(1)) out.push(line(row));

@@ -2,8 +2,8 @@ import { type Command, InvalidArgumentError } from "commander";
 import { type Config, isInitialised, loadConfig, startedByNpm } from "../../src/config/config.ts";
 import { createLog } from "../../src/lib/log.ts";
 import { initDataDir } from "../../src/services/init.ts";
-import { dataDirOf } from "../context.ts";
-import { errorLine } from "../errors.ts";
+import { dataDirOf, requireWritable } from "../context.ts";
+import { CliError, errorLine } from "../errors.ts";
 
 /** After a stop signal, connections still open this long (slow clients, streams) are cut. */
 const DRAIN_CONNECTIONS_MS = 10_000;
@@ -31,22 +31,33 @@ export function registerServeCommand(program: Command): void {
       // Validate ROOST_* before touching the disk, so a typo never half-initialises a dir.
       let config = loadConfig(dataDir, overrides);
       const log = createLog(config.logLevel);
+      requireWritable(dataDir);
       if (!isInitialised(dataDir)) {
         // The zero-config default: `npm start` in a fresh checkout just works, on localhost.
         initDataDir(dataDir, { domain: `localhost:${config.port}`, protocol: "http" });
         log.info("initialised data dir", { dataDir, domain: `localhost:${config.port}` });
         config = loadConfig(dataDir, overrides);
       }
+      const { backupBeforeMigrating } = await import("../../src/ops/backup-schedule.ts");
+      const backup = await backupBeforeMigrating(dataDir);
+      if (backup) log.info("backed up before migrating", { path: backup.path, pending: backup.pending });
       const { closeApp, createApp, startServer } = await import("../../src/main.ts");
+      const { AdminSocketBusyError, startAdminSocket } = await import("../../src/ops/admin-socket.ts");
       const app = createApp(config, { log });
-      let running;
+      let running: Awaited<ReturnType<typeof startServer>> | undefined;
+      let admin: Awaited<ReturnType<typeof startAdminSocket>>;
       try {
+        // Before the port: a second serve on this data dir stops here (the admin socket answers).
+        admin = await startAdminSocket(app, () => running?.url ?? "");
         running = await startServer(app, { host: config.host, port: config.port });
       } catch (e) {
+        await admin?.close();
         await closeApp(app);
+        if (e instanceof AdminSocketBusyError) throw new CliError(e.message);
         throw e;
       }
       const server = running;
+      const adminSocket = admin;
       process.stderr.write(`listening on ${server.url}\n`);
 
       await new Promise<void>((resolve) => {
@@ -64,8 +75,9 @@ export function registerServeCommand(program: Command): void {
           const cut = setTimeout(() => server.server.closeAllConnections(), DRAIN_CONNECTIONS_MS);
           cut.unref();
           server.close().then(
-            () => {
+            async () => {
               clearTimeout(cut);
+              await adminSocket?.close();
               resolve();
             },
             (e: unknown) => {

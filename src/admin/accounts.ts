@@ -1,4 +1,5 @@
 import type { App } from "../app.ts";
+import { announceSignUp } from "../services/users.ts";
 import { tx } from "../db/db.ts";
 import { forbidden, notFound } from "../errors.ts";
 import { type Id, parseId } from "../lib/ids.ts";
@@ -64,6 +65,8 @@ export function approveAccount(app: App, actor: Actor, account: Account): Accoun
   tx(app.db, () => {
     updateUser(app.db, user.id, { approved: true, updatedAt: app.now() });
     audit(app, actor, "approve", userTarget(account, user), { approved: [false, true] });
+    // Confirmed already: the account is active from now on, and the staff hear of it.
+    if (user.confirmedAt !== null) announceSignUp(app, account.id);
   });
   return findAccountById(app.db, account.id)!;
 }

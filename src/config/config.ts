@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { LogLevel } from "../lib/log.ts";
+import { parseBackupSchedule } from "./backup-schedule.ts";
 
 /**
  * Typed configuration: `config.json` in the data dir (written by `roost init`), overridden by
@@ -121,6 +122,17 @@ export interface Config {
   streamingMaxPerIp: number;
   /** Bytes a streaming connection may have waiting to be sent; a client past it is dropped. */
   streamingBufferBytes: number;
+  /** "every 24h, keep 7" or "off": see config/backup-schedule.ts. */
+  backupSchedule: string;
+  /** Bearer token for GET /metrics (Prometheus text); empty: no /metrics. */
+  metricsToken: string;
+  /**
+   * Disk the database and media may use; past it, untouched remote content is pruned oldest
+   * first (ops/storage-prune.ts). 0: no budget.
+   */
+  storageBudgetBytes: number;
+  /** Untouched remote posts, accounts' profiles and cached media older than this go; 0: kept. */
+  remoteContentRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -192,6 +204,10 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   streamingMaxPerUser: { kind: "int", min: 1, max: 100_000, def: 32 },
   streamingMaxPerIp: { kind: "int", min: 1, max: 1_000_000, def: 512 },
   streamingBufferBytes: { kind: "int", min: 4096, def: 1024 * 1024 },
+  backupSchedule: { kind: "string", def: "every 24h, keep 7" },
+  metricsToken: { kind: "string", def: "" },
+  storageBudgetBytes: { kind: "int", min: 0, def: 0 },
+  remoteContentRetentionDays: { kind: "int", min: 0, max: 36500, def: 90 },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
@@ -275,6 +291,14 @@ export function loadConfig(
     throw new ConfigError(`invalid domain: ${JSON.stringify(cfg.domain)} (expected HOST or HOST:PORT)`);
   }
   cfg.domain = cfg.domain.toLowerCase();
+  try {
+    parseBackupSchedule(cfg.backupSchedule);
+  } catch (e) {
+    throw new ConfigError(`invalid backupSchedule: ${JSON.stringify(cfg.backupSchedule)}: ${(e as Error).message}`);
+  }
+  if (cfg.metricsToken !== "" && cfg.metricsToken.length < 16) {
+    throw new ConfigError("invalid metricsToken: use at least 16 characters (or leave it empty to turn /metrics off)");
+  }
   return cfg;
 }
 

@@ -16,6 +16,10 @@ export function openDatabase(file: string): DB {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma("busy_timeout = 5000");
+  // A new database returns the pages pruning frees to the file system (PRAGMA
+  // incremental_vacuum, ops/storage-prune.ts); an existing one keeps its mode (only VACUUM
+  // changes it) and reuses free pages before it grows.
+  db.pragma("auto_vacuum = INCREMENTAL");
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL"); // an acknowledged post survives a power cut
   db.pragma("foreign_keys = ON");

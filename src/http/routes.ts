@@ -12,6 +12,7 @@ import { registerMediaFileRoutes } from "./routes/media-files.ts";
 import { registerMediaRoutes } from "./routes/api/v1/media.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
 import { registerBenchRoutes } from "./routes/bench.ts";
+import { registerMetricsRoutes } from "./routes/metrics.ts";
 import { registerNotificationsRoutes } from "./routes/api/v1/notifications.ts";
 import { registerNotificationGroupsRoutes } from "./routes/api/v2/notifications.ts";
 import { registerNotificationPolicyRoutes } from "./routes/api/v2/notification-policy.ts";
@@ -28,6 +29,8 @@ import { registerTimelinesRoutes } from "./routes/api/v1/timelines.ts";
 import { registerAccountStatusesRoutes } from "./routes/api/v1/account-statuses.ts";
 import { registerListsRoutes } from "./routes/api/v1/lists.ts";
 import { registerMarkersRoutes } from "./routes/api/v1/markers.ts";
+import { registerPushSubscriptionRoutes } from "./routes/api/v1/push-subscription.ts";
+import { registerWebPushSubscriptionRoutes } from "./routes/api/web/push-subscriptions.ts";
 import { registerConversationsRoutes } from "./routes/api/v1/conversations.ts";
 import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
 import { registerAsyncRefreshesRoutes } from "./routes/api/v1_alpha/async-refreshes.ts";
@@ -56,6 +59,7 @@ import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/emai
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
   registerHealthRoutes(app, r);
+  registerMetricsRoutes(app, r);
   registerOauthRoutes(app, r);
   registerAppsRoutes(app, r);
   registerAccountsSearchRoutes(app, r);
@@ -84,6 +88,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerAccountStatusesRoutes(app, r);
   registerListsRoutes(app, r);
   registerMarkersRoutes(app, r);
+  registerPushSubscriptionRoutes(app, r);
+  registerWebPushSubscriptionRoutes(app, r);
   registerConversationsRoutes(app, r);
   registerStatusesRoutes(app, r);
   registerAsyncRefreshesRoutes(app, r);

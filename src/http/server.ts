@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { logAccessWhenDone } from "./access-log.ts";
+import { countRequestWhenDone } from "./request-metrics.ts";
 import { corsHeaders, preflightHeaders } from "./headers.ts";
 import { Router } from "./router.ts";
 import { registerRoutes } from "./routes.ts";
@@ -92,6 +93,7 @@ export function createHttpApp(app: App): HttpApp {
     const requestId = randomUUID();
     (event.context as { requestId?: string }).requestId = requestId;
     logAccessWhenDone(app, event, requestId);
+    if (app.metrics.enabled) countRequestWhenDone(app, event);
     if (event.req.method === "OPTIONS") {
       const pre = preflightHeaders(path, event.req);
       if (pre) return new Response(null, { status: 204, headers: pre });

@@ -109,6 +109,24 @@ export function insertJob(
   ).run({ id: BigInt(j.id), queue: j.queue, name: j.name, payload: j.payload, runAt: j.runAt, maxAttempts: j.maxAttempts, now: j.now });
 }
 
+/**
+ * Appends `item` (JSON) to the `items` array of the newest job of `name` in `queue` that became
+ * due in the last minute and was never claimed, while it holds fewer than `maxItems`. False
+ * when there is no such job. Safe against a concurrent claim: claiming is a write too, so it
+ * either committed before (attempts > 0: not chosen) or sees the appended item.
+ */
+export function appendToWaitingJob(db: DB, q: { queue: string; name: string; now: number; item: string; maxItems: number }): boolean {
+  return (
+    stmt(
+      db,
+      `UPDATE jobs SET payload = json_insert(payload, '$.items[#]', json(@item))
+       WHERE id = (SELECT id FROM jobs WHERE queue = @queue AND run_at <= @now AND run_at >= @now - 60000 AND name = @name
+                     AND attempts = 0 AND locked_until IS NULL AND json_array_length(payload, '$.items') < @max
+                   ORDER BY run_at DESC, id DESC LIMIT 1)`,
+    ).run({ queue: q.queue, name: q.name, now: q.now, item: q.item, max: q.maxItems }).changes > 0
+  );
+}
+
 /** Claims left by a runner that died are released at start. */
 export function releaseAllLeases(db: DB): void {
   stmt(db, "UPDATE jobs SET locked_until = NULL WHERE locked_until IS NOT NULL").run();
@@ -130,4 +148,54 @@ export function markPeriodicRun(db: DB, name: string, ranAt: number, nextRunAt: 
 
 export function hasJobNamed(db: DB, name: string): boolean {
   return !!stmt(db, "SELECT 1 FROM jobs WHERE name = ? LIMIT 1").get(name);
+}
+
+export interface QueueStats {
+  queue: string;
+  /** Waiting to run now (not claimed). */
+  due: number;
+  /** Waiting for a later run_at: retries in backoff, scheduled work. */
+  scheduled: number;
+  /** Claimed by a runner (lease not expired). */
+  running: number;
+  /** Pending jobs that failed at least once. */
+  retrying: number;
+  /** run_at of the oldest job due now, or null. */
+  oldestDueAt: number | null;
+  /** Jobs in dead_jobs, and those of them that failed in the last 24 hours. */
+  dead: number;
+  deadLastDay: number;
+}
+
+/** Per-queue figures for `roost status` and /metrics: one pass over jobs and one over dead_jobs. */
+export function queueStats(db: DB, now: number): QueueStats[] {
+  const out = new Map<string, QueueStats>();
+  const get = (queue: string) => {
+    let q = out.get(queue);
+    if (!q) out.set(queue, (q = { queue, due: 0, scheduled: 0, running: 0, retrying: 0, oldestDueAt: null, dead: 0, deadLastDay: 0 }));
+    return q;
+  };
+  const free = "(locked_until IS NULL OR locked_until < @now)";
+  const rows = stmt(
+    db,
+    `SELECT queue,
+       sum(run_at <= @now AND ${free}) AS due,
+       sum(run_at > @now AND ${free}) AS scheduled,
+       sum(NOT ${free}) AS running,
+       sum(attempts > 0 AND ${free}) AS retrying,
+       min(CASE WHEN run_at <= @now AND ${free} THEN run_at END) AS oldest
+     FROM jobs GROUP BY queue`,
+  ).all({ now }) as Row[];
+  for (const r of rows) {
+    Object.assign(get(r.queue as string), {
+      due: num(r.due),
+      scheduled: num(r.scheduled),
+      running: num(r.running),
+      retrying: num(r.retrying),
+      oldestDueAt: r.oldest === null ? null : num(r.oldest),
+    });
+  }
+  const dead = stmt(db, "SELECT queue, count(*) AS n, sum(failed_at > @since) AS recent FROM dead_jobs GROUP BY queue").all({ since: now - 86_400_000 }) as Row[];
+  for (const r of dead) Object.assign(get(r.queue as string), { dead: num(r.n), deadLastDay: num(r.recent) });
+  return [...out.values()].sort((a, b) => (a.queue < b.queue ? -1 : 1));
 }

@@ -38,6 +38,14 @@ export interface RegisterOptions {
 export interface Jobs {
   /** Inserts a job row. Synchronous, so it can run inside a tx() with the write it belongs to. */
   enqueue(name: string, payload?: unknown, opts?: EnqueueOptions): Id;
+  /**
+   * Adds `item` to a waiting job of this name whose payload is `{ items: [...] }` and that has
+   * room for it (due now, never claimed, fewer than `maxItems`), else enqueues a new such job.
+   * A burst of small tasks (Web Push deliveries) so becomes a few jobs, and the runner commits
+   * once per job rather than once per task; the handler deals with each item's failure itself.
+   * Synchronous, like enqueue.
+   */
+  enqueueItem(name: string, item: unknown, opts: { maxItems: number; maxAttempts?: number }): void;
   /** Deletes a job that is no longer wanted (a scheduled post moved or withdrawn). Synchronous, like enqueue. */
   cancel(id: Id): void;
   register(name: string, handler: JobHandler, opts?: RegisterOptions): void;

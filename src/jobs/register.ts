@@ -16,11 +16,15 @@ import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index
 import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin/account-purge.ts";
 import { DOMAIN_SUSPEND_JOB, handleDomainSuspension } from "../admin/domain-accounts.ts";
 import { refreshTrends, REFRESH_EVERY_MS, REFRESH_TASK } from "../trends/refresh.ts";
+import { registerBackupSchedule } from "../ops/backup-schedule.ts";
+import { registerStoragePrune } from "../ops/storage-prune.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 import { handleCardFetch } from "./handlers/card-fetch.ts";
 import { CARD_FETCH_JOB } from "../services/preview-cards.ts";
 import { handleCacheAccountImages, handleCacheStatusMedia, keepRemoteMediaBudget } from "./handlers/remote-media.ts";
 import { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB, REMOTE_MEDIA_QUEUE } from "../federation/remote-media-cache.ts";
+import { PUSH_SEND_JOB } from "../services/push-notify.ts";
+import { handlePushSend } from "../push/deliver.ts";
 
 const HOUR = 3600_000;
 
@@ -38,6 +42,8 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every("accounts.purge_suspended", 6 * HOUR, purgeExpiredSuspensions);
   // A suspended domain's known accounts, a batch per run, each then purged as above.
   app.jobs.register(DOMAIN_SUSPEND_JOB, handleDomainSuspension);
+  // Its own queue: a burst of Web Push deliveries never waits behind federation.
+  app.jobs.register(PUSH_SEND_JOB, handlePushSend, { queue: "push" });
   // Notifications and the queued Update(Question): database writes only, batched in one commit.
   app.jobs.register(POLL_END_JOB, handlePollEnd, { queue: "feeds", transactional: true });
   // The status index's background work (src/search/DESIGN.md): its own queue, so a long
@@ -49,6 +55,8 @@ export function registerJobHandlers(app: App): void {
   registerFederationJobs(app);
   // Its own queue: a thread walk waits on other servers (bounded by threadBackfillTimeout).
   app.jobs.register(THREAD_BACKFILL_JOB, handleThreadBackfill, { queue: "backfill" });
+  registerBackupSchedule(app);
+  registerStoragePrune(app);
   // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.
   app.jobs.register("media.process", handleMediaProcess, { queue: "media" });
   app.jobs.register("media.remove_files", handleMediaRemoveFiles);

@@ -3,6 +3,7 @@ import { savepoint, tx } from "../db/db.ts";
 import { PermanentJobError } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
 import {
+  appendToWaitingJob,
   buryJob,
   claimDueJobs,
   deleteJobs,
@@ -125,6 +126,7 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
   const recordFailure = (job: StoredJob, err: unknown) => {
     const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
     const permanent = err instanceof PermanentJobError || job.attempts >= job.maxAttempts || !handlers.has(job.name);
+    app.metrics.job(job.name, job.queue, permanent ? "dead" : "retry");
     if (permanent) {
       app.log.warn("job failed permanently", { job: job.name, id: job.id, attempts: job.attempts, error: message });
       buryJob(app.db, { id: job.id, attempts: job.attempts, error: message, now: app.now() });
@@ -137,7 +139,9 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
 
   /** Writes outcomes of finished ordinary jobs; inside the caller's transaction. */
   const writeOutcomes = (batch: { job: StoredJob; err: unknown }[]) => {
-    deleteJobs(app.db, batch.filter((o) => o.err === undefined).map((o) => o.job.id));
+    const done = batch.filter((o) => o.err === undefined);
+    deleteJobs(app.db, done.map((o) => o.job.id));
+    for (const o of done) app.metrics.job(o.job.name, o.job.queue, "done");
     for (const o of batch) if (o.err !== undefined) recordFailure(o.job, o.err);
   };
 
@@ -210,8 +214,10 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
             if (!db.inTransaction) throw e;
             err = e ?? new Error("job failed");
           }
-          if (err === undefined) done.push(job.id);
-          else recordFailure(job, err);
+          if (err === undefined) {
+            done.push(job.id);
+            app.metrics.job(job.name, job.queue, "done");
+          } else recordFailure(job, err);
         }
         current = undefined;
         deleteJobs(db, done);
@@ -342,6 +348,12 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
     return id;
   };
 
+  const enqueueItem = (name: string, item: unknown, o: { maxItems: number; maxAttempts?: number }): void => {
+    const queue = handlers.get(name)?.queue ?? "default";
+    if (appendToWaitingJob(app.db, { queue, name, now: app.now(), item: JSON.stringify(item), maxItems: o.maxItems })) return;
+    enqueue(name, { items: [item] }, { maxAttempts: o.maxAttempts });
+  };
+
   /** Claims one ordinary job of any queue, strays included (drain runs them one at a time). */
   const claimOne = (): StoredJob | undefined => {
     const now = app.now();
@@ -357,6 +369,7 @@ export function createJobs(app: App, opts: RunnerOptions = {}): Jobs {
 
   return {
     enqueue,
+    enqueueItem,
     // A job already claimed still runs; its outcome then finds no row and changes nothing.
     cancel: (id) => deleteJobs(app.db, [id]),
     register(name, handler, o: RegisterOptions = {}) {

@@ -1,6 +1,7 @@
 // What the recipient's notification policy says about one notification: Mastodon 4.3's
 // NotifyService::DropCondition (its policy part) and FilterCondition.
 import type { App } from "../app.ts";
+import { permissionBits } from "../lib/permissions.ts";
 import type { Id } from "../lib/ids.ts";
 import type { Account } from "../storage/accounts.ts";
 import {
@@ -24,8 +25,12 @@ const THREAD_DEPTH = 100;
 /** Notification::PROPERTIES[type][:filterable]: the types a policy can hold back. */
 const FILTERABLE = new Set(["mention", "reblog", "follow", "follow_request", "favourite"]);
 
-// Mastodon's UserRole#bypass_block?: a moderator or admin outranking the recipient.
-const RANK: Record<string, number> = { user: 0, moderator: 1, admin: 2 };
+// Mastodon's UserRole#bypass_block?: a highlighted role with a moderation permission that
+// outranks the recipient's role (Flags::CATEGORIES[:moderation], or administrator).
+const MODERATION_BITS = permissionBits([
+  "administrator", "view_dashboard", "view_audit_log", "manage_users", "manage_user_access", "delete_user_data",
+  "manage_reports", "manage_appeals", "manage_federation", "manage_blocks", "manage_taxonomies", "manage_invites",
+]);
 
 export interface PolicyInput {
   type: string;
@@ -87,6 +92,8 @@ function isUnsolicitedPrivateMention(app: App, n: PolicyInput): boolean {
 
 function fromStaff(app: App, sender: Account, recipientId: Id): boolean {
   if (sender.domain !== null) return false;
-  const rank = RANK[localRoleOf(app.db, sender.id) ?? "user"] ?? 0;
-  return rank > 0 && rank > (RANK[localRoleOf(app.db, recipientId) ?? "user"] ?? 0);
+  const role = localRoleOf(app.db, sender.id);
+  if (!role || !role.highlighted || (role.permissions & MODERATION_BITS) === 0) return false;
+  const theirs = localRoleOf(app.db, recipientId);
+  return !theirs || role.position > theirs.position;
 }

@@ -12,6 +12,7 @@ import {
   localReblogerIds,
   mentionTouchesHiddenAccount,
   notificationExists,
+  type Notification,
 } from "../storage/notifications.ts";
 import {
   isBlockedEitherWay,
@@ -23,6 +24,7 @@ import {
 import { findStatusById, type Status } from "../storage/statuses.ts";
 import { upsertNotificationRequest } from "../storage/notification-requests.ts";
 import { policyVerdict } from "./notification-filtering.ts";
+import { queueWebPush } from "./push-notify.ts";
 import { publishNotification } from "./stream-events.ts";
 import { canViewStatus } from "./visibility.ts";
 
@@ -126,9 +128,8 @@ export function notify(app: App, n: NewNotification): boolean {
   if (verdict === "drop") return false;
   const filtered = verdict === "filter";
 
-  const id = app.ids.next();
-  insertNotification(db, {
-    id,
+  const notification: Notification = {
+    id: app.ids.next(),
     accountId: n.recipientId,
     fromAccountId: n.fromAccountId,
     type: n.type,
@@ -139,14 +140,20 @@ export function notify(app: App, n: NewNotification): boolean {
     filtered,
     accountWarningId: n.accountWarningId ?? null,
     createdAt: now,
-  });
-  // Mastodon opens a notification request for filtered mentions only.
-  if (filtered && n.type === "mention" && statusId) {
-    upsertNotificationRequest(db, { id: app.ids.next(), accountId: n.recipientId, fromAccountId: n.fromAccountId, statusId, now });
+  };
+  insertNotification(db, notification);
+  if (filtered) {
+    // Mastodon opens a notification request for filtered mentions only.
+    if (n.type === "mention" && statusId) {
+      upsertNotificationRequest(db, { id: app.ids.next(), accountId: n.recipientId, fromAccountId: n.fromAccountId, statusId, now });
+    }
+  } else {
+    // Only what the policy lets through is pushed and streamed (Mastodon's NotifyService); a
+    // filtered one waits in its request. Web Push is a job queued in this transaction (durable);
+    // streams hear of it after the commit.
+    queueWebPush(app, notification);
+    publishNotification(app, n.recipientId, notification.id);
   }
-  // A filtered notification waits in its request: no stream hears of it (Mastodon streams only
-  // the notifications it lists).
-  if (!filtered) publishNotification(app, n.recipientId, id);
   return true;
 }
 

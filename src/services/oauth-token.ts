@@ -6,6 +6,7 @@ import type { Id } from "../lib/ids.ts";
 import { DEFAULT_SCOPES, isKnownScope, parseScopes, scopesSubset } from "../lib/scopes.ts";
 import type { Application } from "../storage/applications.ts";
 import { consumeGrant, findGrantByCodeHash } from "../storage/grants.ts";
+import { deletePushSubscriptionsOfToken } from "../storage/push-subscriptions.ts";
 import { findTokenByHash, revokeToken } from "../storage/tokens.ts";
 import { deleteWebSessionsOfToken } from "../storage/web-sessions.ts";
 import { authenticateClient } from "./oauth-apps.ts";
@@ -127,14 +128,14 @@ export function exchangeToken(app: App, req: TokenRequest): TokenResponse {
 }
 
 /**
- * Revokes an access token and ends what hangs on it: the browser session it backs and its
- * streaming connections. Web Push subscriptions bound to the token must be deleted here too
- * once that feature exists.
+ * Revokes an access token and ends what hangs on it: the browser session it backs, its Web
+ * Push subscription and its streaming connections.
  */
 export function revokeAccessToken(app: App, tokenId: Id): void {
   tx(app.db, () => {
     revokeToken(app.db, tokenId, app.now());
     deleteWebSessionsOfToken(app.db, tokenId);
+    deletePushSubscriptionsOfToken(app.db, tokenId);
     publishTokenKilled(app, tokenId);
   });
 }

@@ -68,7 +68,7 @@ export async function pruneRemoteMedia(app: App, opts: PruneOptions = {}): Promi
       const page = phase.list(opts.dryRun ? -1 : BATCH).filter((e) => !chosen.has(key(e)));
       take(page);
       if (phase.orphan) orphans += page.length;
-      if (!opts.dryRun) await drop(app, page);
+      if (!opts.dryRun) await dropCacheEntries(app, page);
       if (opts.dryRun || page.length < BATCH) break;
     }
   }
@@ -88,13 +88,16 @@ export async function pruneRemoteMedia(app: App, opts: PruneOptions = {}): Promi
         pending.push(e);
       }
     }
-    if (!opts.dryRun) await drop(app, pending);
+    if (!opts.dryRun) await dropCacheEntries(app, pending);
   }
   return { entries: chosen.size, bytes: freed, orphans, remainingBytes: total - freed };
 }
 
-/** Forgets copies (batched transactions), then removes their files. */
-async function drop(app: App, entries: CacheEntry[]): Promise<void> {
+/**
+ * Forgets copies (batched transactions), then removes their files: a crash in between leaks
+ * files, never breaks rows. Also the storage budget's (ops/remote-media-prune.ts).
+ */
+export async function dropCacheEntries(app: App, entries: CacheEntry[]): Promise<void> {
   for (let i = 0; i < entries.length; i += BATCH) {
     const batch = entries.slice(i, i + BATCH);
     tx(app.db, () => {

@@ -4,7 +4,8 @@ import { hashPassword } from "../lib/crypto.ts";
 import { EMAIL_RE, USERNAME_RE, Validation } from "../lib/validation.ts";
 import type { Id } from "../lib/ids.ts";
 import { type Account, findAccountByHandle, findAccountById, insertAccount } from "../storage/accounts.ts";
-import { type User, findUserByAccountId, findUserByEmail, findUserById, insertUser, updateUser } from "../storage/users.ts";
+import { type User, findUserByAccountId, findUserByEmail, findUserById, insertUser, staffAccountIds, updateUser } from "../storage/users.ts";
+import { notify } from "./notifications.ts";
 import { localActorUrls } from "../lib/urls.ts";
 import { recordUserIp } from "../storage/user-ips.ts";
 
@@ -114,6 +115,21 @@ export function confirmUser(app: App, username: string): { user: User; changed: 
   if (!user) return undefined;
   if (user.confirmedAt !== null) return { user, changed: false };
   const now = app.now();
-  updateUser(app.db, user.id, { confirmedAt: now, updatedAt: now });
+  tx(app.db, () => {
+    updateUser(app.db, user.id, { confirmedAt: now, updatedAt: now });
+    // Approved already (open registrations): the account is active from now on.
+    if (user.approved) announceSignUp(app, user.accountId);
+  });
   return { user: findUserById(app.db, user.id)!, changed: true };
+}
+
+/**
+ * A self-registered account has become active (its address confirmed and, where required,
+ * approved): the staff hear of it, `admin.sign_up` (Mastodon's BootstrapTimelineService
+ * notify_staff!, run by User#prepare_new_user! on confirmation or approval). Accounts made
+ * confirmed and approved at once (`roost user create`) are not announced, as tootctl's are not.
+ * Synchronous: may run inside a tx(). Approving a confirmed account must call it too.
+ */
+export function announceSignUp(app: App, accountId: Id): void {
+  for (const staffId of staffAccountIds(app.db)) notify(app, { type: "admin.sign_up", recipientId: staffId, fromAccountId: accountId });
 }

@@ -1,6 +1,7 @@
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from "../lib/crypto.ts";
+import { seal, unseal } from "../lib/sealed-box.ts";
 import { type Account, findAccountById } from "../storage/accounts.ts";
 import { findTokenById } from "../storage/tokens.ts";
 import { type User, findUserById, findUserByLogin, updateUser } from "../storage/users.ts";
@@ -27,6 +28,7 @@ export interface BrowserSession {
 const SESSION_SCOPES = ["read", "write", "follow"];
 const DAY = 86_400_000;
 const MAX_INPUT = 1000;
+const TOKEN_PURPOSE = "web session token";
 
 export const SIGN_IN_ERRORS = {
   invalid: "Invalid e-mail address or password.",
@@ -82,9 +84,13 @@ export async function signIn(
     ip: input.ip,
     createdAt: now,
     updatedAt: now,
+    tokenBox: null,
   };
   tx(app.db, () => {
-    session.tokenId = issueToken(app, { userId: user.id, applicationId: web.id, scopes: SESSION_SCOPES }).id;
+    const token = issueToken(app, { userId: user.id, applicationId: web.id, scopes: SESSION_SCOPES });
+    session.tokenId = token.id;
+    // Kept, sealed, for what needs the token itself later: the session's Web Push messages.
+    session.tokenBox = seal(app.config.secret, TOKEN_PURPOSE, token.token);
     insertWebSession(app.db, { ...session, sessionHash: sha256Hex(sessionId) });
     updateUser(app.db, user.id, { lastSignInAt: user.currentSignInAt, currentSignInAt: now, updatedAt: now });
     recordUserIp(app.db, user.id, input.ip, now);
@@ -112,6 +118,11 @@ export function currentSession(app: App, rawSessionId: string | undefined): Brow
   if (!user || !account || refusal(user, account)) return null;
   if (now - session.updatedAt > DAY) touchWebSession(app.db, session.id, now);
   return { session, user, account };
+}
+
+/** The session's access token itself; undefined for a session opened before it was kept. */
+export function sessionToken(app: App, session: WebSession): string | undefined {
+  return session.tokenBox === null ? undefined : unseal(app.config.secret, TOKEN_PURPOSE, session.tokenBox);
 }
 
 /** Ends a session: its token is revoked (which deletes the session row). */

@@ -89,3 +89,21 @@ export function recordPeerInboundRow(db: DB, domain: string, now: number): void 
        last_inbound_at = @now, updated_at = @now`,
   ).run({ domain, now });
 }
+
+/** Peers whose latest deliveries failed, and those of them skipped as unavailable. */
+export function peerFailureCounts(db: DB): { failing: number; unavailable: number; worst: { domain: string; failureDays: number; since: number | null }[] } {
+  const r = stmt(
+    db,
+    "SELECT sum(failure_count > 0) AS failing, sum(unavailable_since IS NOT NULL) AS unavailable FROM federation_peers",
+  ).get() as Row;
+  const worst = stmt(
+    db,
+    `SELECT domain, failure_days, first_failure_at FROM federation_peers WHERE failure_count > 0
+     ORDER BY failure_days DESC, first_failure_at LIMIT 5`,
+  ).all() as Row[];
+  return {
+    failing: num(r.failing ?? 0),
+    unavailable: num(r.unavailable ?? 0),
+    worst: worst.map((w) => ({ domain: w.domain as string, failureDays: num(w.failure_days), since: numOrNull(w.first_failure_at) })),
+  };
+}

@@ -123,7 +123,10 @@ export function answersPrivateMentionOf(db: DB, parentId: Id, recipientId: Id, s
 }
 
 /** The role of a local account's user (undefined for remote accounts). */
-export function localRoleOf(db: DB, accountId: Id): string | undefined {
-  const r = stmt(db, "SELECT role FROM users WHERE account_id = ?").get(BigInt(accountId)) as Row | undefined;
-  return r ? (r.role as string) : undefined;
+export function localRoleOf(db: DB, accountId: Id): { position: number; permissions: number; highlighted: boolean } | undefined {
+  const r = stmt(
+    db,
+    `SELECT r.position, r.permissions, r.highlighted FROM users u JOIN user_roles r ON r.id = u.role_id WHERE u.account_id = ?`,
+  ).get(BigInt(accountId)) as Row | undefined;
+  return r ? { position: Number(r.position), permissions: Number(r.permissions), highlighted: Number(r.highlighted) === 1 } : undefined;
 }

@@ -167,3 +167,20 @@ export function hasUncachedRemoteMedia(db: DB, statusId: Id): boolean {
     ).get(BigInt(statusId)) !== undefined
   );
 }
+
+/** The copies of these statuses' remote attachments. */
+export function listEntriesOfStatuses(db: DB, statusIds: Id[]): CacheEntry[] {
+  if (statusIds.length === 0) return [];
+  return (
+    stmt(
+      db,
+      `SELECT c.* FROM remote_media_cache c JOIN media_attachments m ON c.kind = 'attachment' AND m.id = c.owner_id
+       WHERE m.status_id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(statusIds)) as Row[]
+  ).map(rowToEntry);
+}
+
+/** The copies of an account's avatar and header. */
+export function listEntriesOfAccount(db: DB, accountId: Id): CacheEntry[] {
+  return (stmt(db, "SELECT * FROM remote_media_cache WHERE kind IN ('avatar', 'header') AND owner_id = ?").all(BigInt(accountId)) as Row[]).map(rowToEntry);
+}

@@ -10,6 +10,8 @@ export interface WebSession {
   ip: string | null;
   createdAt: number;
   updatedAt: number;
+  /** The session's token, sealed (lib/sealed-box.ts); null for sessions older than Web Push. */
+  tokenBox: string | null;
 }
 
 function rowToWebSession(r: Row): WebSession {
@@ -21,14 +23,15 @@ function rowToWebSession(r: Row): WebSession {
     ip: (r.ip as string | null) ?? null,
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
+    tokenBox: (r.token_box as string | null) ?? null,
   };
 }
 
 export function insertWebSession(db: DB, s: WebSession & { sessionHash: string }): void {
   stmt(
     db,
-    `INSERT INTO web_sessions (id, session_hash, user_id, token_id, user_agent, ip, created_at, updated_at)
-     VALUES (@id, @sessionHash, @userId, @tokenId, @userAgent, @ip, @createdAt, @updatedAt)`,
+    `INSERT INTO web_sessions (id, session_hash, user_id, token_id, user_agent, ip, created_at, updated_at, token_box)
+     VALUES (@id, @sessionHash, @userId, @tokenId, @userAgent, @ip, @createdAt, @updatedAt, @tokenBox)`,
   ).run({
     id: BigInt(s.id),
     sessionHash: s.sessionHash,
@@ -38,6 +41,7 @@ export function insertWebSession(db: DB, s: WebSession & { sessionHash: string }
     ip: s.ip,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
+    tokenBox: s.tokenBox,
   });
 }
 

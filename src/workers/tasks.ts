@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { emojiStaticPng, processProfileImage } from "./image-tasks.ts";
 import { processMediaImage, processMediaThumbnail } from "./media-tasks.ts";
 import { signRequestTask } from "./signature-tasks.ts";
+import { encryptPushTask } from "./push-tasks.ts";
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -23,4 +24,5 @@ export const tasks: Record<string, (payload: any) => unknown> = {
   processMediaImage,
   processMediaThumbnail,
   signRequest: signRequestTask,
+  encryptPush: encryptPushTask,
 };

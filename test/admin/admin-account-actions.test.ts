@@ -134,6 +134,10 @@ test("approve and reject sign-ups; enable, unsilence, unsensitive, unsuspend und
   const ok = await s.api(staff.mod, "POST", `/api/v1/admin/accounts/${p1.id}/approve`);
   assert.equal(ok.approved, true);
   assert.deepEqual(lastAudit(s, "approve").changes, { approved: [false, true] });
+  // Approved and confirmed: the account is active, and staff get admin.sign_up (Mastodon's
+  // notify_staff! on approval).
+  const signUps = await s.api(staff.admin, "GET", "/api/v1/notifications?types[]=admin.sign_up");
+  assert.deepEqual(signUps.map((n: any) => n.account.id), [p1.id]);
   assert.equal((await s.req(staff.mod, "POST", `/api/v1/admin/accounts/${p1.id}/approve`)).status, 403, "only a pending user");
   assert.deepEqual(await s.api(staff.mod, "POST", `/api/v1/admin/accounts/${p2.id}/reject`), {});
   assert.equal(findAccountById(s.app.db, p2.id), undefined, "a rejected sign-up is deleted");

@@ -56,7 +56,8 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   assert.equal(conf.urls.streaming, `ws://${s.app.config.domain}`);
   assert.equal(conf.urls.status, null);
   assert.equal(conf.urls.terms_of_service, null);
-  assert.equal("vapid" in conf, false);
+  // Web Push is served: Mastodon for Android subscribes as soon as it sees the key.
+  assert.deepEqual(conf.vapid, { public_key: s.app.config.vapidPublicKey });
   assert.deepEqual(conf.accounts, {
     max_featured_tags: 10,
     max_pinned_statuses: 5,

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createECDH } from "node:crypto";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -90,6 +91,9 @@ test("1 MB values for every text parameter are refused quickly and never stall t
   const allowed = await s.api(alice, "POST", "/api/v1/admin/domain_allows", { domain: "walk.example" });
   await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { note: "#birds @bob https://example.com/", fields_attributes: [{ name: "a", value: "https://example.com/" }] });
   await s.api(alice, "GET", "/api/v2/search?q=birds");
+
+  const pushEndpoint = "https://push.example/send/1";
+  const pushKeys = { p256dh: createECDH("prime256v1").generateKeys("base64url"), auth: "BTBZMqHH6r4Tts7J_aSIgg" };
 
   // Text parameters per route, each with the other parameters it needs to reach them. Every
   // registered non-GET route must be listed (an empty list: it reads no text), so a new route
@@ -287,6 +291,22 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "DELETE /api/v1/admin/domain_allows/:id": () => [],
     "POST /api/v1/admin/email_domain_blocks": (h) => [{ domain: h }, { lenient: true, domain: "walk-mail.example", allow_with_approval: h }],
     "DELETE /api/v1/admin/email_domain_blocks/:id": () => [],
+    "POST /api/v1/push/subscription": (h) => [
+      { subscription: { endpoint: h, keys: pushKeys } },
+      { subscription: { endpoint: pushEndpoint, keys: { ...pushKeys, p256dh: h } } },
+      { subscription: { endpoint: pushEndpoint, keys: { ...pushKeys, auth: h } } },
+      { subscription: { endpoint: pushEndpoint, keys: pushKeys }, data: { policy: h } },
+      { lenient: true, subscription: { endpoint: pushEndpoint, keys: pushKeys }, data: { alerts: { mention: h } } },
+    ],
+    "PUT /api/v1/push/subscription": (h) => [{ data: { policy: h } }, { lenient: true, data: { alerts: { mention: h } } }],
+    "PATCH /api/v1/push/subscription": (h) => [{ data: { policy: h } }],
+    "DELETE /api/v1/push/subscription": () => [],
+    // Cookie and CSRF routes: refused before the body's values matter, and quickly.
+    "POST /api/web/push_subscriptions": (h) => [{ subscription: { endpoint: h, keys: pushKeys } }, { authenticity_token: h }],
+    "PUT /api/web/push_subscriptions/:id": (h) => [{ data: { policy: h } }, { authenticity_token: h }],
+    "PATCH /api/web/push_subscriptions/:id": (h) => [{ data: { policy: h } }],
+    // Its only parameter is the signed token in the path.
+    "DELETE /api/web/push_subscriptions/:id": () => [],
     "POST /authorize_interaction": (h) => [{ uri: h }, { acct: h }, { account_id: h }, { authenticity_token: h }],
     "POST /inbox": () => [],
     "POST /actor/inbox": () => [],

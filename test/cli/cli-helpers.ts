@@ -22,12 +22,13 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ROOST_LOG_LEVEL: "warn", ...extra };
 }
 
-export function spawnRoost(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
+export function spawnRoost(args: string[], env: Record<string, string> = {}, user: { uid?: number; gid?: number } = {}): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"], ...user });
 }
 
-export async function roost(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  const child = spawnRoost(args, opts.env);
+/** `uid`/`gid`: run as another user (tests running as root use nobody to meet permission bits). */
+export async function roost(args: string[], opts: { stdin?: string; env?: Record<string, string>; uid?: number; gid?: number } = {}): Promise<Run> {
+  const child = spawnRoost(args, opts.env, { uid: opts.uid, gid: opts.gid });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (c: Buffer) => (stdout += c.toString("utf8")));

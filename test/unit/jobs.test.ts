@@ -391,3 +391,25 @@ test("the running runner batches transactional jobs and claims several ordinary 
   const left = app.db.prepare("SELECT name FROM jobs WHERE name LIKE 'test.%'").all() as Row[];
   assert.deepEqual(left, [], "all finished, and recorded before stop() returned");
 });
+
+test("enqueueItem adds to a waiting job with room, never to a claimed, full or later one", async (t) => {
+  const inst = instance(t);
+  const app = inst.open();
+  const runs: unknown[][] = [];
+  app.jobs.register("test.batch", (_a, p: { items: unknown[] }) => void runs.push(p.items));
+  const items = () => (app.db.prepare("SELECT payload FROM jobs WHERE name = 'test.batch' ORDER BY id").all() as Row[]).map((r) => JSON.parse(r.payload as string).items);
+  for (const i of [1, 2, 3, 4, 5]) app.jobs.enqueueItem("test.batch", i, { maxItems: 2 });
+  assert.deepEqual(items(), [[1, 2], [3, 4], [5]]);
+  // A job due later (a retry) takes nothing new.
+  app.db.prepare("DELETE FROM jobs").run();
+  app.jobs.enqueue("test.batch", { items: ["later"] }, { runAt: inst.clock.now + MINUTE });
+  app.jobs.enqueueItem("test.batch", 6, { maxItems: 10 });
+  assert.deepEqual(items(), [["later"], [6]]);
+  // Once claimed (running, or failed and waiting), a job is closed too.
+  app.db.prepare("UPDATE jobs SET attempts = 1 WHERE run_at <= ?").run(inst.clock.now);
+  app.jobs.enqueueItem("test.batch", 7, { maxItems: 10 });
+  assert.deepEqual(items(), [["later"], [6], [7]]);
+  app.db.prepare("UPDATE jobs SET attempts = 0").run();
+  await app.jobs.drain();
+  assert.deepEqual(runs, [[6], [7]]);
+});

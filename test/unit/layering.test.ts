@@ -102,11 +102,16 @@ const MAY_IMPORT: Record<string, string[]> = {
   federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers", "search"],
   // Federation's HTTP surface (routes, and register.ts which also registers its jobs).
   "federation/routes": ["federation", "services", "storage", "db", "lib", "net", "http"],
-  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search", "admin", "trends"],
+  // Web Push delivery (push/DESIGN.md): beside federation, below the job handlers; it calls
+  // services only for the push rules (push-notify) and renders the sender with serializers.
+  push: ["services", "serializers", "storage", "db", "lib", "net", "federation", "jobs", "workers", "config"],
+  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search", "admin", "trends", "push", "ops"],
   // Live streams: connections, subscriptions and delivery, fed by the bus.
   streaming: ["events", "services", "serializers", "lib", "config"],
-  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "streaming", "admin"],
-  app: ["config", "db", "lib", "jobs", "workers", "events", "streaming"],
+  http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "streaming", "admin", "ops"],
+  app: ["config", "db", "lib", "jobs", "workers", "events", "streaming", "ops"],
+  // Operations (src/ops/DESIGN.md): backups, status, metrics, the admin socket, the storage budget.
+  ops: ["services", "storage", "db", "lib", "config", "jobs", "media"],
   main: ["*"],
 };
 
