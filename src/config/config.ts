@@ -65,6 +65,20 @@ export interface Config {
   /** Byte budget of that cache: least recently cached files beyond it are evicted. */
   remoteMediaCacheBytes: number;
   /**
+   * Remote threads are completed in the background (ancestors and `replies` collections) when a
+   * signed-in user opens one or interacts with a remote post; the bounds of each such job.
+   */
+  threadBackfill: boolean;
+  threadBackfillMaxPosts: number;
+  threadBackfillMaxDepth: number;
+  threadBackfillMaxPages: number;
+  /** Seconds a thread job may run before it stops where it is. */
+  threadBackfillTimeout: number;
+  /** Seconds before the same thread is fetched again. */
+  threadBackfillInterval: number;
+  /** Backfill requests at once to one remote host. */
+  backfillHostConcurrency: number;
+  /**
    * ffmpeg and ffprobe for video, audio and gifv: "" uses the binaries the npm packages ship
    * (@ffmpeg-installer/ffmpeg, @ffprobe-installer/ffprobe), "none" turns video processing off
    * (media/ffmpeg.ts), anything else is a path to the executable.
@@ -158,6 +172,14 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   s3Acl: { kind: "string", def: "public-read" },
   cacheRemoteMedia: { kind: "bool", def: true },
   remoteMediaCacheBytes: { kind: "int", min: 0, def: 1024 * 1024 * 1024 },
+  threadBackfill: { kind: "bool", def: true },
+  threadBackfillMaxPosts: { kind: "int", min: 1, max: 100_000, def: 500 },
+  threadBackfillMaxDepth: { kind: "int", min: 1, max: 1000, def: 32 },
+  threadBackfillMaxPages: { kind: "int", min: 1, max: 10_000, def: 100 },
+  threadBackfillTimeout: { kind: "int", min: 1, max: 3600, def: 120 },
+  // Mastodon's FETCH_REPLIES_COOLDOWN_MINUTES default.
+  threadBackfillInterval: { kind: "int", min: 0, def: 900 },
+  backfillHostConcurrency: { kind: "int", min: 1, max: 16, def: 2 },
   ffmpegPath: { kind: "string", def: "" },
   ffprobePath: { kind: "string", def: "" },
   maxVideoSeconds: { kind: "int", min: 1, max: 86_400, def: 300 },

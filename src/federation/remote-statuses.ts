@@ -30,6 +30,8 @@ export interface RemoteStatusContext {
   fetched?: boolean;
   /** How many parents up a thread this status was fetched as (0: not a parent). */
   threadDepth?: number;
+  /** Fetched by a thread backfill: no side effects (StatusDraft.backfill), parents left to that walk. */
+  backfill?: boolean;
 }
 
 const DAY = 86_400_000;
@@ -119,8 +121,10 @@ export async function createRemoteStatus(app: App, note: ParsedNote, author: Acc
           untrustedFavouritesCount: note.likesCount,
           untrustedReblogsCount: note.sharesCount,
           poll: note.poll ? remotePollDraft(app, note.poll) : undefined,
+          backfill: ctx.backfill,
         });
-        if (note.inReplyTo && !parent) enqueueThreadResolve(app, status.id, ctx.threadDepth ?? 0);
+        // A backfilled post's parent is the backfill's to fetch: thread.resolve would fan it out.
+        if (note.inReplyTo && !parent && !ctx.backfill) enqueueThreadResolve(app, status.id, ctx.threadDepth ?? 0);
         if (attachments.length) enqueueStatusMediaCache(app, status.id);
         return status;
       });

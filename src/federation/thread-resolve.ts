@@ -31,9 +31,10 @@ export function enqueueThreadResolve(app: App, statusId: string, depth = 0): voi
 /**
  * Links a reply to its now-known parent: parent ids, the parent's conversation, the parent's
  * replies_count (public and unlisted replies, as when a reply is stored), then the fan-out again
- * (it left out everyone but mentions while the parent was unknown; every insert is idempotent).
+ * (it left out everyone but mentions while the parent was unknown; every insert is idempotent),
+ * unless `fanout: false` (a backfilled reply, which is never fanned out).
  */
-export function linkReply(app: App, replyId: string, parent: Status): void {
+export function linkReply(app: App, replyId: string, parent: Status, opts: { fanout?: boolean } = {}): void {
   tx(app.db, () => {
     const reply = findStatusById(app.db, replyId);
     if (!reply || reply.inReplyToId !== null || reply.inReplyToUri !== parent.uri) return;
@@ -43,7 +44,7 @@ export function linkReply(app: App, replyId: string, parent: Status): void {
     linkReplyToParent(app.db, reply.id, { id: parent.id, accountId: inReplyToAccountId, conversationId: parent.conversationId });
     if (reply.visibility === "public" || reply.visibility === "unlisted") adjustStatusCounter(app.db, parent.id, "replies_count", 1);
     // Direct replies reached their mentions already; a second pass would re-open conversations.
-    if (reply.visibility !== "direct") app.jobs.enqueue("status.fanout", { statusId: reply.id });
+    if (reply.visibility !== "direct" && opts.fanout !== false) app.jobs.enqueue("status.fanout", { statusId: reply.id });
   });
 }
 

@@ -33,6 +33,7 @@ import { registerPushSubscriptionRoutes } from "./routes/api/v1/push-subscriptio
 import { registerWebPushSubscriptionRoutes } from "./routes/api/web/push-subscriptions.ts";
 import { registerConversationsRoutes } from "./routes/api/v1/conversations.ts";
 import { registerStatusesRoutes } from "./routes/api/v1/statuses.ts";
+import { registerAsyncRefreshesRoutes } from "./routes/api/v1_alpha/async-refreshes.ts";
 import { registerScheduledStatusesRoutes } from "./routes/api/v1/scheduled-statuses.ts";
 import { registerStatusInteractionRoutes } from "./routes/api/v1/status-interactions.ts";
 import { registerPollsRoutes } from "./routes/api/v1/polls.ts";
@@ -91,6 +92,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerWebPushSubscriptionRoutes(app, r);
   registerConversationsRoutes(app, r);
   registerStatusesRoutes(app, r);
+  registerAsyncRefreshesRoutes(app, r);
   registerScheduledStatusesRoutes(app, r);
   registerStatusInteractionRoutes(app, r);
   registerPollsRoutes(app, r);

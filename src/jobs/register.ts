@@ -8,6 +8,8 @@ import { handlePollEnd } from "./handlers/poll-end.ts";
 import { POLL_END_JOB } from "../services/polls.ts";
 import { trimTagHistory } from "./handlers/tag-history-trim.ts";
 import { registerFederationJobs } from "../federation/register.ts";
+import { handleThreadBackfill } from "../federation/thread-backfill.ts";
+import { THREAD_BACKFILL_JOB } from "../services/thread-refresh.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
 import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
@@ -51,6 +53,8 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every(REFRESH_TASK, REFRESH_EVERY_MS, (a) => void refreshTrends(a));
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
+  // Its own queue: a thread walk waits on other servers (bounded by threadBackfillTimeout).
+  app.jobs.register(THREAD_BACKFILL_JOB, handleThreadBackfill, { queue: "backfill" });
   registerBackupSchedule(app);
   registerStoragePrune(app);
   // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.

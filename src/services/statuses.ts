@@ -1,4 +1,5 @@
 import type { App } from "../app.ts";
+import { forgetBackfillTrendUses, tagsWithoutDayAccount, tagsWithoutTrendUse } from "../storage/backfill-trend-uses.ts";
 import { tx } from "../db/db.ts";
 import { ApiError, notFound, unprocessable } from "../errors.ts";
 import { parseId, type Id } from "../lib/ids.ts";
@@ -226,6 +227,11 @@ export interface StatusDraft {
   untrustedReblogsCount?: number | null;
   /** The status's poll; a local one's end is scheduled here. */
   poll?: PollDraft;
+  /**
+   * Fetched to complete a thread (issue 19): stored and shown in its thread, but never fanned
+   * out (no home or list rows, no notifications), streamed or federated.
+   */
+  backfill?: boolean;
 }
 
 /**
@@ -291,18 +297,25 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     if (d.poll) attachPoll(app, id, d.author.id, d.poll, local, createdAt);
     if (d.media) attachStatusMedia(app, id, d.media);
     const tagIds = d.tags.map((t) => upsertTag(db, { id: app.ids.next(), name: t.name, display: t.display, at: createdAt }));
+    // Before the tag links add their trend uses: those a backfilled post would add are taken back.
+    const before = d.backfill
+      ? { newTrendUses: tagsWithoutTrendUse(db, d.author.id, createdAt, tagIds), newDayAccounts: tagsWithoutDayAccount(db, d.author.id, createdAt, tagIds) }
+      : undefined;
     if (tagIds.length) setStatusTags(db, id, tagIds);
+    if (before) forgetBackfillTrendUses(db, id, d.author.id, createdAt, before);
     // Mastodon's counter caches: direct posts are not counted; only public replies count on the parent.
     if (d.visibility !== "direct") adjustAuthorStatusesCount(db, d.author.id, 1, createdAt);
     if (parent && (d.visibility === "public" || d.visibility === "unlisted")) adjustStatusCounter(db, parent.id, "replies_count", 1);
-    app.jobs.enqueue("status.fanout", { statusId: id });
+    if (!d.backfill) app.jobs.enqueue("status.fanout", { statusId: id });
     // The seed: no crawl for a post with a content warning. One attempt, as Mastodon's LinkCrawlWorker.
     if (wantsCard(d)) app.jobs.enqueue(CARD_FETCH_JOB, { statusId: id }, { maxAttempts: 1 });
     if (d.idempotencyKey) saveIdempotencyKey(db, d.author.id, d.idempotencyKey, id, now);
     indexStatuses(db, [id]);
     const saved = findStatusById(db, id)!;
-    onStatusCreated(app, saved);
-    publishNewPublicStatus(app, saved);
+    if (!d.backfill) {
+      onStatusCreated(app, saved);
+      publishNewPublicStatus(app, saved);
+    }
     return saved;
   });
 }

@@ -240,3 +240,9 @@ export function descendantIds(db: DB, id: Id, limit: number, maxDepth: number): 
   ).all({ id: BigInt(id), limit, maxDepth }) as Row[];
   return rows.map((r) => str(r.id));
 }
+
+/** Ids of the direct replies to a status, oldest first. */
+export function replyIdsOf(db: DB, id: Id, limit: number): Id[] {
+  const rows = stmt(db, "SELECT id FROM statuses WHERE in_reply_to_id = @id ORDER BY id LIMIT @limit").all({ id: BigInt(id), limit }) as Row[];
+  return rows.map((r) => str(r.id));
+}

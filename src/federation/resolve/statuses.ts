@@ -10,6 +10,13 @@ import { createRemoteStatus } from "../remote-statuses.ts";
 import { type ApObject, FederationError } from "../types.ts";
 import { resolveAccountByUri } from "./accounts.ts";
 
+export interface ResolveStatusOptions {
+  /** How many parents up a thread the status is fetched as. */
+  threadDepth?: number;
+  /** Stored as backfill (remote-statuses.ts): no fan-out, stream or delivery. */
+  backfill?: boolean;
+}
+
 const sameHost = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && hostOf(a) === hostOf(b);
 
 /**
@@ -38,7 +45,7 @@ function parseNote(doc: ApObject): ParsedNote | undefined {
  * The status of a Note-like document (or a Create embedding one) fetched from its own id:
  * the stored one, else its author is resolved and it is stored. Undefined when unusable.
  */
-export async function resolveStatusFromDocument(app: App, doc: ApObject, opts: { threadDepth?: number } = {}): Promise<Status | undefined> {
+export async function resolveStatusFromDocument(app: App, doc: ApObject, opts: ResolveStatusOptions = {}): Promise<Status | undefined> {
   const known = typeof doc.id === "string" ? findStatusByLink(app.db, doc.id, { remoteOnly: true }) : undefined;
   if (known) return known;
   const object = noteOf(doc);
@@ -47,14 +54,14 @@ export async function resolveStatusFromDocument(app: App, doc: ApObject, opts: {
   if (!note?.attributedTo || !sameHost(note.attributedTo, note.uri)) return undefined;
   const author = await resolveAccountByUri(app, note.attributedTo);
   if (!author || author.suspendedAt !== null) return undefined;
-  return createRemoteStatus(app, note, author, { fetched: true, threadDepth: opts.threadDepth });
+  return createRemoteStatus(app, note, author, { fetched: true, threadDepth: opts.threadDepth, backfill: opts.backfill });
 }
 
 /**
  * A status by its uri (or web URL): stored, else fetched from its origin and stored through
  * remote-statuses.ts. Undefined when it does not exist or is not a usable status.
  */
-export async function resolveStatusByUri(app: App, uri: string, opts: { threadDepth?: number } = {}): Promise<Status | undefined> {
+export async function resolveStatusByUri(app: App, uri: string, opts: ResolveStatusOptions = {}): Promise<Status | undefined> {
   if (!httpUrl(uri)) return undefined;
   const stored = findStatusByLink(app.db, uri, { remoteOnly: true });
   if (stored) return stored;

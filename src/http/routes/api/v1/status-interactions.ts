@@ -1,5 +1,6 @@
 // https://docs.joinmastodon.org/methods/statuses/ — favourite, reblog, bookmark, pin and mute
 // (and their undos), reblogged_by and favourited_by.
+import { refreshThreadOf } from "../../../../services/thread-refresh.ts";
 import { getRouterParam, type H3Event } from "h3";
 import type { App } from "../../../../app.ts";
 import type { Router } from "../../../../http/router.ts";
@@ -39,13 +40,20 @@ export function registerStatusInteractionRoutes(app: App, r: Router): void {
     });
 
   const FAV = ["write", "write:favourites"];
-  action("favourite", FAV, (v, id) => favouriteStatus(app, v.account, id));
+  // Interacting with a remote post completes its thread in the background (issue 19).
+  action("favourite", FAV, (v, id) => {
+    const s = favouriteStatus(app, v.account, id);
+    refreshThreadOf(app, v.account.id, s.id);
+    return s;
+  });
   action("unfavourite", FAV, (v, id) => unfavouriteStatus(app, v.account, id));
 
   const STATUSES = ["write", "write:statuses"];
   action("reblog", STATUSES, async (v, id, event) => {
     const p = await readAppParams(app, event);
-    return reblogStatus(app, v, id, p.str("visibility")?.trim());
+    const boost = reblogStatus(app, v, id, p.str("visibility")?.trim());
+    refreshThreadOf(app, v.account.id, boost.reblogOfId);
+    return boost;
   });
   action("unreblog", STATUSES, (v, id) => unreblogStatus(app, v.account, id));
 

@@ -9,6 +9,7 @@ import { toApiScheduledStatus } from "../../../../serializers/scheduled-status.t
 import { requestRemoteMediaCopy } from "../../../../services/remote-media-requests.ts";
 import { scheduleStatus } from "../../../../services/scheduled-statuses.ts";
 import { getStatusContext } from "../../../../services/status-context.ts";
+import { asyncRefreshHeader, refreshThread, refreshThreadOf } from "../../../../services/thread-refresh.ts";
 import { editStatus, listRevisions } from "../../../../services/status-edits.ts";
 import {
   createStatus,
@@ -76,7 +77,10 @@ export function registerStatusesRoutes(app: App, r: Router): void {
       const r = scheduleStatus(app, viewer, input, opts);
       return "scheduled" in r ? toApiScheduledStatus(app, r.scheduled) : toApiStatus(app, r.published, viewer.account.id);
     }
-    return toApiStatus(app, createStatus(app, viewer, input, opts), viewer.account.id);
+    const status = createStatus(app, viewer, input, opts);
+    // Replying to a remote post completes its thread in the background (issue 19).
+    refreshThreadOf(app, viewer.account.id, status.inReplyToId);
+    return toApiStatus(app, status, viewer.account.id);
   });
 
   r.get("/api/v1/statuses", async (event) => {
@@ -131,6 +135,9 @@ export function registerStatusesRoutes(app: App, r: Router): void {
     const status = requireVisibleStatus(app, viewerId, getRouterParam(event, "id"));
     const ctx = getStatusContext(app, viewerId, status);
     cachePublicIfAnonymous(event, !!viewer);
+    // Answers with what is stored; the rest of a remote thread comes from a job (Mastodon 4.5).
+    const header = asyncRefreshHeader(refreshThread(app, viewerId, status, [...ctx.ancestors, ...ctx.descendants]));
+    if (header) event.res.headers.set("mastodon-async-refresh", header);
     // One serializer pass for both lists keeps the page at a fixed number of queries.
     const all = toApiStatuses(app, [...ctx.ancestors, ...ctx.descendants], viewerId);
     return { ancestors: all.slice(0, ctx.ancestors.length), descendants: all.slice(ctx.ancestors.length) };
