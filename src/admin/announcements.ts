@@ -181,3 +181,18 @@ export function destroyAnnouncement(app: App, actor: Actor, a: Announcement): vo
     if (a.published) broadcast(app, a, "delete");
   });
 }
+
+/** What `roost announcements` prints: one row per announcement, times in ISO 8601. */
+export function announcementRow(a: Announcement) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: a.id,
+    published: a.published,
+    published_at: iso(a.publishedAt),
+    scheduled_at: iso(a.scheduledAt),
+    starts_at: iso(a.startsAt),
+    ends_at: iso(a.endsAt),
+    all_day: a.allDay,
+    text: a.text,
+  };
+}
