@@ -2,7 +2,7 @@ import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { notFound } from "../errors.ts";
 import { parseId } from "../lib/ids.ts";
-import { parseIsoTime } from "../lib/iso-time.ts";
+import { isoTime, parseIsoTime } from "../lib/iso-time.ts";
 import { Validation } from "../lib/validation.ts";
 import {
   ANNOUNCEMENT_BROADCAST_JOB,
@@ -44,9 +44,10 @@ export function requireAnnouncement(app: App, actor: Actor, rawId: unknown): Ann
   return a;
 }
 
+const iso = (ms: number | null) => (ms === null ? null : isoTime(ms));
+
 /** The audited fields, under the API's names. */
 function fieldsOf(a: Announcement) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     text: a.text,
     starts_at: iso(a.startsAt),
@@ -184,7 +185,6 @@ export function destroyAnnouncement(app: App, actor: Actor, a: Announcement): vo
 
 /** What `roost announcements` prints: one row per announcement, times in ISO 8601. */
 export function announcementRow(a: Announcement) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: a.id,
     published: a.published,
