@@ -1,7 +1,7 @@
 // GET /api/v1/announcements, POST /:id/dismiss, PUT/DELETE /:id/reactions/:name
 // (endpoints-instance.md §6, entities-other.md "Announcement"), with announcements made through
 // the admin API, and publication at `scheduled_at` / withdrawal at `ends_at` by the jobs.
-import { after, before, test } from "node:test";
+import { after, before, test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { png } from "./accounts-helpers.ts";
@@ -24,18 +24,23 @@ before(async () => {
 });
 after(() => s.close());
 
-const announce = (body: Record<string, unknown>) => s.api(alice, "POST", "/api/v1/admin/announcements", body);
-const list = (who: TestUser, query = "") => s.api(who, "GET", `/api/v1/announcements${query}`);
 const remove = async (id: string) => {
-  await s.api(alice, "DELETE", `/api/v1/admin/announcements/${id}`);
+  await s.req(alice, "DELETE", `/api/v1/admin/announcements/${id}`);
   await s.drainJobs();
 };
+/** Made through the admin API; deleted after the test, so that each test starts with none. */
+const announce = async (t: TestContext, body: Record<string, unknown>) => {
+  const a = await s.api(alice, "POST", "/api/v1/admin/announcements", body);
+  t.after(() => remove(a.id));
+  return a;
+};
+const list = (who: TestUser, query = "") => s.api(who, "GET", `/api/v1/announcements${query}`);
 const react = (who: TestUser, id: string, name: string, method = "PUT") => s.req(who, method, `/api/v1/announcements/${id}/reactions/${encodeURIComponent(name)}`);
 
-test("an announcement is rendered as Mastodon renders it: content, mentions, tags, emojis, linked statuses", async () => {
+test("an announcement is rendered as Mastodon renders it: content, mentions, tags, emojis, linked statuses", async (t) => {
   const post = await s.api(bob, "POST", "/api/v1/statuses", { status: "the plan", visibility: "unlisted" });
   const hidden = await s.api(bob, "POST", "/api/v1/statuses", { status: "followers only", visibility: "private" });
-  const made = await announce({ text: `Maintenance tonight, ask @bob or @nobody #Downtime :blobcat:\n\nDetails: ${post.url} ${hidden.url}` });
+  const made = await announce(t, { text: `Maintenance tonight, ask @bob or @nobody #Downtime :blobcat:\n\nDetails: ${post.url} ${hidden.url}` });
 
   const [a, ...rest] = await list(carol);
   assert.equal(rest.length, 0);
@@ -73,16 +78,15 @@ test("an announcement is rendered as Mastodon renders it: content, mentions, tag
   assert.equal((await s.req(null, "GET", "/api/v1/announcements")).status, 401);
   const narrow = await s.user("dora", { scopes: ["read:statuses"] });
   assert.equal((await list(narrow)).length, 1);
-  await remove(made.id);
 });
 
-test("only published announcements that have not ended are listed, by start time", async () => {
+test("only published announcements that have not ended are listed, by start time", async (t) => {
   const now = s.app.now();
-  const late = await announce({ text: "later event", starts_at: new Date(now + 5 * HOUR).toISOString(), ends_at: new Date(now + 6 * HOUR).toISOString(), all_day: true });
-  const soon = await announce({ text: "sooner event", starts_at: new Date(now + HOUR).toISOString(), ends_at: new Date(now + 2 * HOUR).toISOString() });
-  const planned = await announce({ text: "not yet", scheduled_at: new Date(now + 3 * HOUR).toISOString() });
-  const over = await announce({ text: "over", starts_at: new Date(now - 3 * HOUR).toISOString(), ends_at: new Date(now - HOUR).toISOString() });
-  const withdrawn = await announce({ text: "withdrawn" });
+  await announce(t, { text: "later event", starts_at: new Date(now + 5 * HOUR).toISOString(), ends_at: new Date(now + 6 * HOUR).toISOString(), all_day: true });
+  await announce(t, { text: "sooner event", starts_at: new Date(now + HOUR).toISOString(), ends_at: new Date(now + 2 * HOUR).toISOString() });
+  const planned = await announce(t, { text: "not yet", scheduled_at: new Date(now + 3 * HOUR).toISOString() });
+  const over = await announce(t, { text: "over", starts_at: new Date(now - 3 * HOUR).toISOString(), ends_at: new Date(now - HOUR).toISOString() });
+  const withdrawn = await announce(t, { text: "withdrawn" });
   await s.api(alice, "POST", `/api/v1/admin/announcements/${withdrawn.id}/unpublish`);
 
   const shown = await list(bob);
@@ -94,12 +98,11 @@ test("only published announcements that have not ended are listed, by start time
   for (const a of [planned, over, withdrawn]) {
     assert.equal((await s.req(bob, "POST", `/api/v1/announcements/${a.id}/dismiss`)).status, 404, "not current: not found");
   }
-  for (const a of [late, soon, planned, over, withdrawn]) await remove(a.id);
 });
 
-test("dismiss marks an announcement read for the caller only; with_dismissed=false leaves it out", async () => {
-  const a = await announce({ text: "read me" });
-  const b = await announce({ text: "and me" });
+test("dismiss marks an announcement read for the caller only; with_dismissed=false leaves it out", async (t) => {
+  const a = await announce(t, { text: "read me" });
+  const b = await announce(t, { text: "and me" });
   assert.deepEqual(await s.api(bob, "POST", `/api/v1/announcements/${a.id}/dismiss`), {});
   assert.deepEqual(await s.api(bob, "POST", `/api/v1/announcements/${a.id}/dismiss`), {}, "twice is fine");
   assert.deepEqual((await list(bob)).map((x: any) => [x.content, x.read]), [["<p>read me</p>", true], ["<p>and me</p>", false]]);
@@ -114,12 +117,10 @@ test("dismiss marks an announcement read for the caller only; with_dismissed=fal
   assert.equal((await s.req(readOnly, "POST", `/api/v1/announcements/${b.id}/dismiss`)).status, 403);
   const accountsOnly = await s.user("fred", { scopes: ["write:accounts"] });
   assert.equal((await s.req(accountsOnly, "POST", `/api/v1/announcements/${b.id}/dismiss`)).status, 200);
-  await remove(a.id);
-  await remove(b.id);
 });
 
-test("reactions: unicode and custom emoji, counts and me, removal, Mastodon's errors and its limit of 8", async () => {
-  const a = await announce({ text: "react!" });
+test("reactions: unicode and custom emoji, counts and me, removal, Mastodon's errors and its limit of 8", async (t) => {
+  const a = await announce(t, { text: "react!" });
   assert.equal((await react(bob, a.id, "👍")).status, 200);
   assert.equal((await react(carol, a.id, "👍")).status, 200);
   assert.equal((await react(bob, a.id, "blobcat")).status, 200);
@@ -138,6 +139,8 @@ test("reactions: unicode and custom emoji, counts and me, removal, Mastodon's er
   for (const bad of ["F", "nope_emoji", "👍👍", ":blobcat:", "Blobcat", "x".repeat(300)]) {
     assert.deepEqual(await err(react(bob, a.id, bad)), [422, { error: "Validation failed: Name is not a recognized emoji" }], bad);
   }
+  // A malformed escape in the path is refused before routing (not a 500).
+  assert.deepEqual(await err(s.req(bob, "PUT", `/api/v1/announcements/${a.id}/reactions/%E0%A4%A`)), [400, { error: "Bad Request" }]);
   assert.deepEqual(await err(react(bob, "999999", "👍")), [404, { error: "Record not found" }]);
   assert.equal((await s.req(await s.user("gil", { scopes: ["read"] }), "PUT", `/api/v1/announcements/${a.id}/reactions/${encodeURIComponent("👍")}`)).status, 403);
 
@@ -157,11 +160,11 @@ test("reactions: unicode and custom emoji, counts and me, removal, Mastodon's er
   assert.deepEqual(await err(react(bob, a.id, "🎉", "DELETE")), [404, { error: "Record not found" }]);
 });
 
-test("scheduled_at publishes at that time and ends_at withdraws, as the app's clock moves", async () => {
+test("scheduled_at publishes at that time and ends_at withdraws, as the app's clock moves", async (t) => {
   const realNow = s.app.now;
   const t0 = realNow();
   try {
-    const a = await announce({
+    const a = await announce(t, {
       text: "planned",
       scheduled_at: new Date(t0 + 2 * HOUR).toISOString(),
       starts_at: new Date(t0 + 2 * HOUR).toISOString(),
@@ -186,7 +189,7 @@ test("scheduled_at publishes at that time and ends_at withdraws, as the app's cl
     assert.equal(ended.published, false, "unpublished at ends_at");
 
     // Moved to a later time before it came: the old time publishes nothing.
-    const b = await announce({ text: "moved", scheduled_at: new Date(t0 + 5 * HOUR).toISOString() });
+    const b = await announce(t, { text: "moved", scheduled_at: new Date(t0 + 5 * HOUR).toISOString() });
     await s.api(alice, "PUT", `/api/v1/admin/announcements/${b.id}`, { scheduled_at: new Date(t0 + 7 * HOUR).toISOString() });
     s.app.now = () => t0 + 6 * HOUR;
     await s.drainJobs();
@@ -194,8 +197,6 @@ test("scheduled_at publishes at that time and ends_at withdraws, as the app's cl
     s.app.now = () => t0 + 7 * HOUR;
     await s.drainJobs();
     assert.deepEqual((await list(bob)).map((x: any) => x.id), [b.id]);
-    await remove(a.id);
-    await remove(b.id);
   } finally {
     s.app.now = realNow;
   }
