@@ -18,10 +18,12 @@ test("roost announcements create / list / update / publish / unpublish / delete:
   const dataDir = join(tempDir(t), "data");
   const dd = ["--data-dir", dataDir];
   assert.equal((await roost(["init", ...dd, "--domain", "cli.example", "--protocol", "http"])).code, 0);
-  for (const [name, role] of [["boss", "owner"], ["mia", "moderator"]]) {
-    const made = await roost(["user", "create", name, ...dd, "--email", `${name}@cli.example`, "--password", "long enough pw", "--role", role]);
-    assert.equal(made.code, 0, made.stderr);
-  }
+  const users = await Promise.all(
+    [["boss", "owner"], ["mia", "moderator"]].map(([name, role]) =>
+      roost(["user", "create", name, ...dd, "--email", `${name}@cli.example`, "--password", "long enough pw", "--role", role]),
+    ),
+  );
+  for (const made of users) assert.equal(made.code, 0, made.stderr);
 
   const hello = await roost(["announcements", "create", "Hello #everyone", "--starts-at", "2030-05-01", "--ends-at", "2030-05-02", "--all-day", "--json", ...dd]);
   assert.equal(hello.code, 0, hello.stderr);
@@ -68,9 +70,11 @@ test("roost announcements create / list / update / publish / unpublish / delete:
     starts_at: null,
     ends_at: null,
   });
-  const off = await roost(["announcements", "unpublish", h.id, "--json", ...dd]);
+  const [off, on] = await Promise.all([
+    roost(["announcements", "unpublish", h.id, "--json", ...dd]),
+    roost(["announcements", "publish", JSON.parse(later.stdout).id, "--json", ...dd]),
+  ]);
   assert.deepEqual([off.code, JSON.parse(off.stdout).published], [0, false]);
-  const on = await roost(["announcements", "publish", JSON.parse(later.stdout).id, "--json", ...dd]);
   assert.deepEqual([on.code, JSON.parse(on.stdout).published, JSON.parse(on.stdout).scheduled_at], [0, true, null]);
 
   const [gone, missing, notId] = await Promise.all([
