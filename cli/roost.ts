@@ -16,6 +16,7 @@ import { registerRolesCommands } from "./commands/roles.ts";
 import { registerAuditCommands } from "./commands/audit.ts";
 import { registerWarningPresetsCommands } from "./commands/warning-presets.ts";
 import { registerDomainsCommands } from "./commands/domains.ts";
+import { registerAnnouncementsCommands } from "./commands/announcements.ts";
 import { errorDetail, errorLine } from "./errors.ts";
 import { ROOST_VERSION } from "../src/version.ts";
 
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerAuditCommands(program);
   registerWarningPresetsCommands(program);
   registerDomainsCommands(program);
+  registerAnnouncementsCommands(program);
   registerStatusCommand(program);
   registerPruneCommand(program);
   return program;

@@ -1,10 +1,12 @@
 import type { App } from "../app.ts";
 import type { BusMessage } from "../events/bus.ts";
 import type { Id } from "../lib/ids.ts";
+import { findCurrentAnnouncement } from "../services/announcements.ts";
 import { findConversation } from "../services/direct-conversations.ts";
 import type { Status } from "../services/domain-types.ts";
 import { findNotification } from "../services/notification-reads.ts";
 import { findLiveStatuses, viewersHidingStatus } from "../services/status-filter.ts";
+import { toApiAnnouncementReactionEvent, toApiAnnouncements } from "../serializers/announcement.ts";
 import { toApiConversation } from "../serializers/conversation.ts";
 import { toApiNotification } from "../serializers/notification.ts";
 import { toApiStatusTextForViewers, toApiStatusTexts } from "../serializers/status.ts";
@@ -64,11 +66,15 @@ export function deliver(app: App, jobs: DeliveryJob[], write: Writer): void {
   const hiding = new Map<Id, Set<Id>>();
   for (const [id, vs] of viewers) hiding.set(id, viewersHidingStatus(app, statuses.get(id)!, vs));
 
+  // Announcement events are the same for everyone: rendered once per message.
+  const shared = new Map<BusMessage, string | null>();
   for (const j of jobs) {
     const { sub, message } = j;
     let payload: string | undefined | null;
     try {
-      payload = isStatusEvent(message) ? statusPayload(sub, statuses.get(message.statusId!), texts, hiding, verdicts) : otherPayload(app, sub, message);
+      if (isStatusEvent(message)) payload = statusPayload(sub, statuses.get(message.statusId!), texts, hiding, verdicts);
+      else if (message.announcementId !== undefined) payload = shared.has(message) ? shared.get(message)! : announcementPayload(app, message, shared);
+      else payload = otherPayload(app, sub, message);
     } catch (err) {
       app.log.error("streaming: rendering an event failed", { event: message.event, err });
       continue;
@@ -96,6 +102,21 @@ function statusPayload(
   if (text === undefined) return null;
   // Anonymous payloads get the viewer's filter results added (Mastodon's streaming server does so).
   return verdict.action === "warn" ? text.slice(0, -1) + `,"filtered":${JSON.stringify(verdict.filtered)}}` : text;
+}
+
+/**
+ * `announcement` and `announcement.reaction` published by id (services/stream-events.ts),
+ * rendered anonymously as Mastodon's workers do; null when the announcement is no longer current.
+ */
+function announcementPayload(app: App, m: BusMessage, shared: Map<BusMessage, string | null>): string | null {
+  let out: string | null = null;
+  const a = findCurrentAnnouncement(app, m.announcementId!);
+  if (a && m.event === "announcement") out = JSON.stringify(toApiAnnouncements(app, [a], null)[0]);
+  else if (a && m.event === "announcement.reaction" && m.reactionName !== undefined) {
+    out = JSON.stringify(toApiAnnouncementReactionEvent(app, a.id, m.reactionName));
+  }
+  shared.set(m, out);
+  return out;
 }
 
 /** Payloads of the other events; null when the entity is gone or hidden. */
