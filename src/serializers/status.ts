@@ -271,26 +271,31 @@ export function renderStatusPageTexts(app: App, statuses: Status[], page: Status
 }
 
 /**
- * One status's JSON text as each of `viewerIds` sees it (the live streams' fast path): the page
- * is read and the shared text built once; per viewer only the viewer flags are read, and
- * viewers who see the status alike get the very same string.
+ * Statuses' JSON texts as each of their viewers sees them (the live streams' fast path, for
+ * everything one delivery turn carries): the page is read and each shared text built once,
+ * and one viewer-flags query serves every viewer; viewers who see a status alike get the very
+ * same string. `viewersOf`: status id → its viewers; the result is keyed the same way.
  */
-export function toApiStatusTextForViewers(app: App, status: Status, viewerIds: Id[]): Map<Id, string> {
-  const out = new Map<Id, string>();
-  if (viewerIds.length === 0) return out;
-  const page = readStatusPage(app, [status], null, (ids) => embeddedAccounts(app, ids));
+export function toApiStatusTextsForViewers(app: App, statuses: Status[], viewersOf: Map<Id, Id[]>): Map<Id, Map<Id, string>> {
+  const out = new Map<Id, Map<Id, string>>();
+  const viewerIds = [...new Set([...viewersOf.values()].flat())];
+  if (statuses.length === 0 || viewerIds.length === 0) return out;
+  const page = readStatusPage(app, statuses, null, (ids) => embeddedAccounts(app, ids));
   const batch = batchOf(app, page);
-  const parts = readViewerParts(app, [status], page, viewerIds);
-  // Viewers whose own pieces (flags, filters, votes, authorship) are alike share one text: most
-  // of a post's followers see it the same way, and the streams then frame it once for them all.
-  const byPieces = new Map<string, string>();
-  for (const viewerId of viewerIds) {
-    const b = { ...batch, ...parts.get(viewerId)! };
-    const pieces = viewerPieces(app, status, b, viewerId);
-    const key = JSON.stringify(pieces);
-    let text = byPieces.get(key);
-    if (text === undefined) byPieces.set(key, (text = renderText(app, status, b, viewerId, pieces)));
-    out.set(viewerId, text);
+  const parts = readViewerParts(app, statuses, page, viewerIds);
+  for (const status of statuses) {
+    const texts = new Map<Id, string>();
+    out.set(status.id, texts);
+    // Most of a post's followers see it the same way: the streams then frame it once for them all.
+    const byPieces = new Map<string, string>();
+    for (const viewerId of viewersOf.get(status.id) ?? []) {
+      const b = { ...batch, ...parts.get(viewerId)! };
+      const pieces = viewerPieces(app, status, b, viewerId);
+      const key = JSON.stringify(pieces);
+      let text = byPieces.get(key);
+      if (text === undefined) byPieces.set(key, (text = renderText(app, status, b, viewerId, pieces)));
+      texts.set(viewerId, text);
+    }
   }
   return out;
 }

@@ -14,6 +14,7 @@ test("followers with different flags, filters and mutes get their own payloads; 
   t.after(() => s.close());
   const [alice, bob, carol, dave, erin] = await Promise.all(["alice", "bob", "carol", "dave", "erin"].map((n) => s.user(n)));
   for (const u of [bob, carol, dave, erin]) await s.api(u, "POST", `/api/v1/accounts/${alice.id}/follow`);
+  await s.api(carol, "POST", `/api/v1/accounts/${dave.id}/follow`);
   await s.api(erin, "POST", `/api/v1/accounts/${dave.id}/follow`);
   await s.api(erin, "POST", `/api/v1/accounts/${alice.id}/mute`);
   const warn = await s.api(bob, "POST", "/api/v2/filters", {
@@ -64,6 +65,23 @@ test("followers with different flags, filters and mutes get their own payloads; 
   await s.drainJobs();
   const e = await he.nextEvent();
   assert.equal(entity(e).id, sentinel.id, `erin got ${e.event} ${e.payload?.slice(0, 80)} instead`);
+  for (const h of [hc, hd]) assert.equal(entity(await h.nextEvent()).id, sentinel.id); // carol follows dave
+
+  // Two authors' posts fanned out in one turn: each viewer gets each post as they see it.
+  const p1 = await post(s, alice, { status: "finches again" });
+  const p2 = await post(s, dave, { status: "no birds here" });
+  await s.drainJobs();
+  const twoOf = async (h: TestSocket) => {
+    const got = [entity(await h.nextEvent()), entity(await h.nextEvent())];
+    return Object.fromEntries(got.map((x) => [x.id, x]));
+  };
+  const [forCarol, forDave] = await Promise.all([twoOf(hc), twoOf(hd)]);
+  const forBob = entity(await hb.nextEvent());
+  const forErin = entity(await he.nextEvent());
+  assert.deepEqual([forBob.id, forBob.filtered.length], [p1.id, 1]);
+  assert.deepEqual([forCarol[p1.id].filtered.length, forCarol[p2.id].filtered.length], [0, 0]);
+  assert.deepEqual([forDave[p2.id].pinned, forCarol[p2.id].pinned], [false, undefined], "only the author sees `pinned`");
+  assert.equal(forErin.id, p2.id, "erin still gets nothing of alice's");
   for (const h of [ha, hb, hc, hd, he]) h.close();
 });
 
