@@ -25,6 +25,8 @@ import { handleCacheAccountImages, handleCacheStatusMedia, keepRemoteMediaBudget
 import { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB, REMOTE_MEDIA_QUEUE } from "../federation/remote-media-cache.ts";
 import { PUSH_SEND_JOB } from "../services/push-notify.ts";
 import { handlePushSend } from "../push/deliver.ts";
+import { handleMailSend } from "./handlers/mail-send.ts";
+import { MAIL_SEND_JOB } from "../mail/queue.ts";
 
 const HOUR = 3600_000;
 
@@ -67,4 +69,6 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(CACHE_STATUS_MEDIA_JOB, handleCacheStatusMedia, { queue: REMOTE_MEDIA_QUEUE });
   app.jobs.register(CACHE_ACCOUNT_IMAGES_JOB, handleCacheAccountImages, { queue: REMOTE_MEDIA_QUEUE });
   app.jobs.every("media.cache_budget", HOUR, keepRemoteMediaBudget);
+  // Its own queue: a slow or failing mail server never holds up anything else.
+  app.jobs.register(MAIL_SEND_JOB, handleMailSend, { queue: "mail" });
 }
