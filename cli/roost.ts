@@ -16,6 +16,8 @@ import { registerRolesCommands } from "./commands/roles.ts";
 import { registerAuditCommands } from "./commands/audit.ts";
 import { registerWarningPresetsCommands } from "./commands/warning-presets.ts";
 import { registerDomainsCommands } from "./commands/domains.ts";
+import { registerInvitesCommands } from "./commands/invites.ts";
+import { registerSettingsCommands } from "./commands/settings.ts";
 import { errorDetail, errorLine } from "./errors.ts";
 import { ROOST_VERSION } from "../src/version.ts";
 
@@ -45,6 +47,8 @@ export function buildProgram(): Command {
   registerAuditCommands(program);
   registerWarningPresetsCommands(program);
   registerDomainsCommands(program);
+  registerInvitesCommands(program);
+  registerSettingsCommands(program);
   registerStatusCommand(program);
   registerPruneCommand(program);
   return program;

@@ -38,7 +38,8 @@ function newCode(app: App): string {
   }
 }
 
-const snapshot = (i: Invite) => ({ code: i.code, max_uses: i.maxUses, expires_at: i.expiresAt, autofollow: i.autofollow, comment: i.comment });
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+const snapshot = (i: Invite) => ({ code: i.code, max_uses: i.maxUses, expires_at: iso(i.expiresAt), autofollow: i.autofollow, comment: i.comment });
 
 export function createInvite(app: App, actor: Actor, input: InviteInput): Invite {
   requireCan(actor, "invite_users");
@@ -101,7 +102,7 @@ export function expireInvite(app: App, actor: Actor, invite: Invite): Invite {
   if (invite.expiresAt !== null && invite.expiresAt <= now) return invite;
   tx(app.db, () => {
     setInviteExpiry(app.db, invite.id, now, now);
-    audit(app, actor, "expire", { type: "Invite", id: invite.id, name: invite.code }, { expires_at: [invite.expiresAt, now] });
+    audit(app, actor, "expire", { type: "Invite", id: invite.id, name: invite.code }, { expires_at: [iso(invite.expiresAt), iso(now)] });
   });
   return { ...invite, expiresAt: now, updatedAt: now };
 }
@@ -117,7 +118,7 @@ export function inviteRow(app: App, i: InviteWithInviter) {
     inviter: i.inviterUsername,
     uses: i.uses,
     max_uses: i.maxUses,
-    expires_at: i.expiresAt === null ? null : new Date(i.expiresAt).toISOString(),
+    expires_at: iso(i.expiresAt),
     autofollow: i.autofollow,
     comment: i.comment,
     state,

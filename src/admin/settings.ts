@@ -36,8 +36,6 @@ interface SettingSpec {
   read(app: App): string;
   /** The value to store, or throws 422. */
   parse(app: App, raw: string): unknown;
-  /** Keys whose stored value decides this one (approval is a view of registrations). */
-  source?: string;
 }
 
 function bool(raw: string): boolean {
