@@ -14,6 +14,7 @@ import { findFollow } from "../../src/storage/follows.ts";
 import { ApiError } from "../../src/errors.ts";
 import { appToken } from "../api/accounts-helpers.ts";
 import { lastAudit } from "./admin-helpers.ts";
+import { Browser, formWithButton, PASSWORD } from "../api/oauth-helpers.ts";
 
 const actorOf = (s: TestServer, u: TestUser) => makeActor(s.app, u.user, u.account, "api");
 const signUp = (s: TestServer, token: string, name: string, extra: Record<string, unknown> = {}) => {
@@ -180,4 +181,50 @@ test("GET /invite/:code: JSON for apps, an HTML page for browsers, 404 unknown, 
   const gone = await s.req(null, "GET", `/invite/${inv.code}`, undefined, json);
   assert.equal(gone.status, 401);
   assert.deepEqual(gone.body, { error: "This invite is not valid" });
+});
+
+test("the /invites page: a signed-in user creates and expires their own invite links (CSRF, sign-in, refusals)", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice", { password: PASSWORD });
+  const b = new Browser(s.url);
+  // Not signed in: to the sign-in page, coming back here.
+  const anon = await b.fetch("/invites");
+  assert.equal(anon.status, 302);
+  assert.equal(anon.location, "/auth/sign_in?return_to=%2Finvites");
+  assert.equal((await b.signIn("alice")).status, 302);
+
+  const page = await b.fetch("/invites");
+  assert.equal(page.status, 200);
+  assert.match(page.text, /No invites yet/);
+  const form = formWithButton(page.text, "Generate invite link");
+  // Without the CSRF token: refused, nothing made.
+  assert.equal((await b.fetch("/invites", { form: { "invite[max_uses]": "5" } })).status, 422);
+  const bad = await b.fetch("/invites", { form: { ...form.fields, "invite[max_uses]": "-1", "invite[expires_in]": "" } });
+  assert.equal(bad.status, 422);
+  assert.match(bad.text, /Max uses must be a whole number/);
+  const made = await b.fetch("/invites", { form: { ...form.fields, "invite[max_uses]": "5", "invite[expires_in]": "86400", "invite[autofollow]": "1", "invite[comment]": "hi" } });
+  assert.deepEqual([made.status, made.location], [302, "/invites"]);
+  const [inv] = listInvitesFor(s.app, actorOf(s, alice));
+  assert.deepEqual([inv.maxUses, inv.expiresAt! - inv.createdAt, inv.autofollow, inv.comment], [5, 86400_000, true, "hi"]);
+  assert.equal(lastAudit(s, "create").targetId, inv.id);
+
+  const listed = await b.fetch("/invites");
+  assert.ok(listed.text.includes(`${s.url}/invite/${inv.code}`));
+  // Someone else's invite cannot be expired from here; one's own can.
+  const bob = await s.user("bob");
+  const bobs = createInvite(s.app, actorOf(s, bob), {});
+  const expireForm = formWithButton(listed.text, "Expire");
+  assert.equal((await b.fetch(`/invites/${bobs.id}/expire`, { form: expireForm.fields })).status, 403);
+  assert.equal(findInviteById(s.app.db, bobs.id)?.expiresAt, null);
+  assert.equal((await b.fetch(`/invites/${inv.id}/expire`, { form: expireForm.fields })).status, 302);
+  assert.ok(findInviteById(s.app.db, inv.id)!.expiresAt! <= s.app.now());
+  assert.equal((await b.fetch(`/invites/nosuch/expire`, { form: expireForm.fields })).status, 404);
+
+  // Invites off: the page says so and creating is refused.
+  const owner = await s.user("owner", { role: "owner" });
+  changeSetting(s.app, actorOf(s, owner), "invites", "off");
+  const off = await b.fetch("/invites");
+  assert.match(off.text, /not open to your role/);
+  assert.equal((await b.fetch("/invites", { form: { ...form.fields, "invite[max_uses]": "" } })).status, 403);
 });

@@ -129,6 +129,8 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /api/v1/emails/confirmations": (h) => [{ email: h }],
     // A CSRF-protected form: refused before its values matter.
     "POST /auth/password": (h) => [{ email: h }, { authenticity_token: h }, { reset_password_token: h, password: h, password_confirmation: h }],
+    "POST /invites": (h) => [{ authenticity_token: h }, { invite: { comment: h, max_uses: h, expires_in: h } }],
+    "POST /invites/:id/expire": (h) => [{ authenticity_token: h }],
     "PATCH /api/v1/accounts/update_credentials": (h) => [
       { display_name: h },
       { note: h },

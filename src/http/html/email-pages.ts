@@ -43,13 +43,3 @@ ${hidden("authenticity_token", o.csrf)}${hidden("reset_password_token", o.token)
 </form>`;
   return layout({ title: `Choose a new password - ${o.instanceTitle}`, body, nonce: o.nonce });
 }
-
-/** Where an invite link leads in a browser: the code, and how to use it. */
-export function invitePage(o: { nonce: string; instanceTitle: string; domain: string; code: string; inviter: string }): string {
-  const body = `<h1>You are invited to join ${esc(o.instanceTitle)}</h1>
-<p>@${esc(o.inviter)} invited you to <strong>${esc(o.domain)}</strong>.</p>
-<p>Sign up in a Mastodon app: choose the server <strong>${esc(o.domain)}</strong> and give the invite code
-<code class="code">${esc(o.code)}</code>, or open this link in the app.</p>
-<p class="muted">Already have an account? <a href="/auth/sign_in">Sign in</a></p>`;
-  return layout({ title: `Invitation - ${o.instanceTitle}`, body, nonce: o.nonce });
-}
