@@ -17,6 +17,8 @@ import { registerAuditCommands } from "./commands/audit.ts";
 import { registerWarningPresetsCommands } from "./commands/warning-presets.ts";
 import { registerDomainsCommands } from "./commands/domains.ts";
 import { registerAnnouncementsCommands } from "./commands/announcements.ts";
+import { registerInvitesCommands } from "./commands/invites.ts";
+import { registerSettingsCommands } from "./commands/settings.ts";
 import { errorDetail, errorLine } from "./errors.ts";
 import { ROOST_VERSION } from "../src/version.ts";
 
@@ -47,6 +49,8 @@ export function buildProgram(): Command {
   registerWarningPresetsCommands(program);
   registerDomainsCommands(program);
   registerAnnouncementsCommands(program);
+  registerInvitesCommands(program);
+  registerSettingsCommands(program);
   registerStatusCommand(program);
   registerPruneCommand(program);
   return program;

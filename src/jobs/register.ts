@@ -27,6 +27,8 @@ import { PUSH_SEND_JOB } from "../services/push-notify.ts";
 import { handlePushSend } from "../push/deliver.ts";
 import { handleAnnouncementBroadcast, handleAnnouncementExpire, handleAnnouncementPublish } from "./handlers/announcements.ts";
 import { ANNOUNCEMENT_BROADCAST_JOB, ANNOUNCEMENT_EXPIRE_JOB, ANNOUNCEMENT_PUBLISH_JOB } from "../services/announcements.ts";
+import { handleMailSend } from "./handlers/mail-send.ts";
+import { MAIL_SEND_JOB } from "../mail/queue.ts";
 
 const HOUR = 3600_000;
 
@@ -73,4 +75,6 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(ANNOUNCEMENT_PUBLISH_JOB, handleAnnouncementPublish, { queue: "scheduled", transactional: true });
   app.jobs.register(ANNOUNCEMENT_EXPIRE_JOB, handleAnnouncementExpire, { queue: "scheduled", transactional: true });
   app.jobs.register(ANNOUNCEMENT_BROADCAST_JOB, handleAnnouncementBroadcast, { queue: "scheduled", transactional: true });
+  // Its own queue: a slow or failing mail server never holds up anything else.
+  app.jobs.register(MAIL_SEND_JOB, handleMailSend, { queue: "mail" });
 }

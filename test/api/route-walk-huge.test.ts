@@ -124,8 +124,14 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     ],
     "POST /api/v1/accounts": (h) => {
       const base = { username: "carol", email: "carol@example.test", password: "correct horse battery", agreement: "true", locale: "en" };
-      return [{ ...base, username: h }, { ...base, email: h }, { ...base, password: h }, { ...base, reason: h }, { ...base, locale: h }, { ...base, agreement: h }];
+      return [{ ...base, username: h }, { ...base, email: h }, { ...base, password: h }, { ...base, reason: h }, { ...base, locale: h }, { ...base, agreement: h }, { ...base, invite_code: h }];
     },
+    // alice did not sign up through an app: refused (403) whatever the address.
+    "POST /api/v1/emails/confirmations": (h) => [{ email: h }],
+    // A CSRF-protected form: refused before its values matter.
+    "POST /auth/password": (h) => [{ email: h }, { authenticity_token: h }, { reset_password_token: h, password: h, password_confirmation: h }],
+    "POST /invites": (h) => [{ authenticity_token: h }, { invite: { comment: h, max_uses: h, expires_in: h } }],
+    "POST /invites/:id/expire": (h) => [{ authenticity_token: h }],
     "PATCH /api/v1/accounts/update_credentials": (h) => [
       { display_name: h },
       { note: h },
@@ -349,6 +355,8 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     ["/api/v1/notifications", "types[]"],
     ["/authorize_interaction", "uri"],
     ["/oauth/authorize", "client_id"],
+    ["/auth/confirmation", "confirmation_token"],
+    ["/auth/password/edit", "reset_password_token"],
   ];
 
   const routes = new Set(s.routes.map((r) => `${r.method} ${r.path}`));
