@@ -55,6 +55,7 @@ import { registerAdminAccountsRoutes } from "./routes/api/v1/admin/accounts.ts";
 import { registerAdminReportsRoutes } from "./routes/api/v1/admin/reports.ts";
 import { registerAdminDomainBlocksRoutes } from "./routes/api/v1/admin/domain-blocks.ts";
 import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/email-domain-blocks.ts";
+import { registerAdminMetricsRoutes } from "./routes/api/v1/admin/metrics.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -106,6 +107,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerAdminReportsRoutes(app, r);
   registerAdminDomainBlocksRoutes(app, r);
   registerAdminEmailDomainBlocksRoutes(app, r);
+  registerAdminMetricsRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);
