@@ -161,6 +161,16 @@ export function readMeasures(app: App, actor: Actor, keys: string[], r: DayRange
   return out;
 }
 
+/** Daily figures of the admin dashboard page: sign-ups, active users and posts written here. */
+export function dashboardDays(app: App, actor: Actor, r: DayRange): { day: number; signUps: number; activeUsers: number; posts: number }[] {
+  requireCan(actor, "view_dashboard");
+  const w = windowOf(r.first, r.last);
+  const [signUps, active, posts] = [q.newUsersByDay(app.db, w), q.activeUsersByDay(app.db, w), q.localPostsByDay(app.db, w)];
+  const out = [];
+  for (let d = r.first; d <= r.last; d += DAY) out.push({ day: d, signUps: signUps.get(d) ?? 0, activeUsers: active.get(d) ?? 0, posts: posts.get(d) ?? 0 });
+  return out;
+}
+
 // --- dimensions
 
 export interface DimensionItem {

@@ -48,6 +48,7 @@ import { registerFiltersV2Routes } from "./routes/api/v2/filters.ts";
 import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts";
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
+import { registerAdminDashboardRoutes } from "./routes/admin-dashboard.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
 import { registerOEmbedRoutes } from "./routes/oembed.ts";
 import { registerStreamingRoutes } from "./routes/api/v1/streaming.ts";
@@ -112,6 +113,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);
+  registerAdminDashboardRoutes(app, r);
   registerAuthorizeInteractionRoutes(app, r);
   registerStreamingRoutes(app, r);
   if (app.config.benchRoutes) registerBenchRoutes(app, r);

@@ -1,8 +1,26 @@
-import type { Cohort, Dimension, Measure } from "../admin/metrics.ts";
 
 // Admin::Measure, Admin::Dimension and Admin::Cohort (entities-admin.md; Mastodon's
 // REST::Admin::MeasureSerializer): counts are strings; human_value only for unit-bearing
 // measures, previous_total only for measures whose total is limited to the period.
+
+// What admin/metrics.ts computes (described here: serializers sit below admin/).
+interface Measure {
+  key: string;
+  unit: string | null;
+  total: number;
+  previousTotal?: number;
+  humanValue?: string;
+  data: { date: string; value: string }[];
+}
+interface Dimension {
+  key: string;
+  data: { key: string; human_key: string; value: string; unit?: string; human_value?: string }[];
+}
+interface Cohort {
+  period: string;
+  frequency: "day" | "month";
+  data: { date: string; rate: number; value: string }[];
+}
 
 export interface ApiAdminMeasure {
   key: string;

@@ -67,6 +67,17 @@ export function interactionsByDay(db: DB, w: Window): DayCounts {
   return dayCounts(db, `SELECT ${DAY_OF("t")} AS day, count(*) AS n FROM (${INTERACTIONS}) GROUP BY 1`, w);
 }
 
+// --- posts written here (the dashboard's posts per day; boosts apart)
+
+export function localPostsByDay(db: DB, w: Window): DayCounts {
+  return dayCounts(
+    db,
+    `SELECT ${DAY_OF("s.created_at")} AS day, count(*) AS n FROM statuses s
+     WHERE s.local = 1 AND s.id >= @fromId AND s.created_at >= @from AND s.created_at < @to AND s.reblog_of_id IS NULL AND s.deleted_at IS NULL GROUP BY 1`,
+    w,
+  );
+}
+
 // --- reports
 
 export function openedReportsByDay(db: DB, w: Window): DayCounts {
