@@ -16,3 +16,7 @@ CREATE TABLE dashboard_samples (
 CREATE INDEX users_created ON users (created_at);
 CREATE INDEX reports_created ON reports (created_at);
 CREATE INDEX reports_action_taken ON reports (action_taken_at) WHERE action_taken_at IS NOT NULL;
+
+-- Deleting a status sets notification_requests.last_status_id to NULL: without an index each
+-- deleted status scanned the table (roost prune deletes remote statuses by the hundred thousand).
+CREATE INDEX notification_requests_last_status ON notification_requests (last_status_id) WHERE last_status_id IS NOT NULL;
