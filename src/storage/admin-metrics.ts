@@ -51,7 +51,7 @@ export function newUsersIn(db: DB, w: Window): number {
 
 const INTERACTIONS = `
   SELECT f.created_at AS t FROM favourites f JOIN accounts a ON a.id = f.account_id
-   WHERE a.domain IS NULL AND f.created_at >= @from AND f.created_at < @to
+   WHERE f.id >= @fromId AND a.domain IS NULL AND f.created_at >= @from AND f.created_at < @to
   UNION ALL
   SELECT s.created_at FROM statuses s
    WHERE s.local = 1 AND s.id >= @fromId AND s.created_at >= @from AND s.created_at < @to AND s.deleted_at IS NULL
@@ -61,7 +61,7 @@ const INTERACTIONS = `
    WHERE a.domain IS NULL AND f.created_at >= @from AND f.created_at < @to
   UNION ALL
   SELECT v.created_at FROM poll_votes v JOIN accounts a ON a.id = v.account_id
-   WHERE a.domain IS NULL AND v.created_at >= @from AND v.created_at < @to`;
+   WHERE v.id >= @fromId AND a.domain IS NULL AND v.created_at >= @from AND v.created_at < @to`;
 
 export function interactionsByDay(db: DB, w: Window): DayCounts {
   return dayCounts(db, `SELECT ${DAY_OF("t")} AS day, count(*) AS n FROM (${INTERACTIONS}) GROUP BY 1`, w);
