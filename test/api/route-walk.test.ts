@@ -30,8 +30,6 @@ const PARAM_NAMES = [
   "report_id", "warning_preset_id", "text", "send_email_notification", "category", "rule_ids", "origin", "ip",
   "role_ids", "invited_by", "permissions", "resolved", "unresolved", "target_account_id", "by_domain", "staff",
   "subscription", "data",
-  // Admin measures/dimensions/retention: one tag-keyed and one domain-keyed option stand for the rest.
-  "keys", "start_at", "end_at", "frequency", "tag_uses", "instance_statuses",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {
