@@ -18,6 +18,7 @@ import { DOMAIN_SUSPEND_JOB, handleDomainSuspension } from "../admin/domain-acco
 import { refreshTrends, REFRESH_EVERY_MS, REFRESH_TASK } from "../trends/refresh.ts";
 import { registerBackupSchedule } from "../ops/backup-schedule.ts";
 import { registerStoragePrune } from "../ops/storage-prune.ts";
+import { registerDashboardSampler } from "../ops/dashboard-samples.ts";
 import { cleanupMedia, handleMediaProcess, handleMediaRemoveFiles } from "./handlers/media.ts";
 import { handleCardFetch } from "./handlers/card-fetch.ts";
 import { CARD_FETCH_JOB } from "../services/preview-cards.ts";
@@ -61,6 +62,7 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(THREAD_BACKFILL_JOB, handleThreadBackfill, { queue: "backfill" });
   registerBackupSchedule(app);
   registerStoragePrune(app);
+  registerDashboardSampler(app);
   // Media processing waits on the worker pool (and, for video, ffmpeg): its own queue.
   app.jobs.register("media.process", handleMediaProcess, { queue: "media" });
   app.jobs.register("media.remove_files", handleMediaRemoveFiles);

@@ -315,6 +315,26 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "PUT /api/v1/announcements/:id/reactions/:name": () => [],
     "PATCH /api/v1/announcements/:id/reactions/:name": () => [],
     "DELETE /api/v1/announcements/:id/reactions/:name": () => [],
+    "POST /api/v1/admin/measures": (h) => [
+      { keys: ["new_users"], start_at: h, end_at: "2026-01-02" },
+      { keys: ["new_users"], start_at: "2026-01-01", end_at: h },
+      { keys: ["tag_uses"], tag_uses: { id: h }, start_at: "2026-01-01", end_at: "2026-01-02" },
+      // Unknown keys are skipped and a domain nobody has counts nothing, as in Mastodon.
+      { lenient: true, keys: [h], start_at: "2026-01-01", end_at: "2026-01-02" },
+      { lenient: true, keys: ["instance_statuses"], instance_statuses: { domain: h }, start_at: "2026-01-01", end_at: "2026-01-02" },
+    ],
+    "POST /api/v1/admin/dimensions": (h) => [
+      { keys: ["languages"], start_at: h, end_at: "2026-01-02" },
+      { keys: ["tag_languages"], tag_languages: { id: h }, start_at: "2026-01-01", end_at: "2026-01-02" },
+      { lenient: true, keys: [h], start_at: "2026-01-01", end_at: "2026-01-02", limit: h },
+      { lenient: true, keys: ["instance_languages"], instance_languages: { domain: h }, start_at: "2026-01-01", end_at: "2026-01-02" },
+    ],
+    "POST /api/v1/admin/retention": (h) => [
+      { start_at: h, end_at: "2026-01-02" },
+      { start_at: "2026-01-01", end_at: h },
+      // An unknown frequency is a day (Mastodon's Admin::Metrics::Retention).
+      { lenient: true, start_at: "2026-01-01", end_at: "2026-01-02", frequency: h },
+    ],
     "POST /api/v1/push/subscription": (h) => [
       { subscription: { endpoint: h, keys: pushKeys } },
       { subscription: { endpoint: pushEndpoint, keys: { ...pushKeys, p256dh: h } } },
