@@ -55,6 +55,8 @@ import { registerAdminAccountsRoutes } from "./routes/api/v1/admin/accounts.ts";
 import { registerAdminReportsRoutes } from "./routes/api/v1/admin/reports.ts";
 import { registerAdminDomainBlocksRoutes } from "./routes/api/v1/admin/domain-blocks.ts";
 import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/email-domain-blocks.ts";
+import { registerAdminCanonicalEmailBlocksRoutes } from "./routes/api/v1/admin/canonical-email-blocks.ts";
+import { registerAdminIpBlocksRoutes } from "./routes/api/v1/admin/ip-blocks.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -106,6 +108,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerAdminReportsRoutes(app, r);
   registerAdminDomainBlocksRoutes(app, r);
   registerAdminEmailDomainBlocksRoutes(app, r);
+  registerAdminCanonicalEmailBlocksRoutes(app, r);
+  registerAdminIpBlocksRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);

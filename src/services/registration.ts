@@ -7,6 +7,8 @@ import { findApplicationById } from "../storage/applications.ts";
 import { issueToken } from "./tokens.ts";
 import { createUser, validateNewUser } from "./users.ts";
 import { emailDomainVerdict } from "./email-domain-blocks.ts";
+import { canonicalEmailBlocked } from "./canonical-email-blocks.ts";
+import { ipSignUpVerdict } from "./ip-blocks.ts";
 
 // POST /api/v1/accounts: sign-up through an app (client credentials token).
 
@@ -76,12 +78,19 @@ export async function registerAccount(
 ): Promise<ApiToken> {
   const mode = app.config.registrations;
   if (mode === "closed") throw new ApiError(403, "Forbidden");
+  // The admin's IP blocks: sign_up_block (and no_access) refuse before anything else, as
+  // Mastodon's check_enabled_registrations does; sign_up_requires_approval holds the account.
+  const ipVerdict = ipSignUpVerdict(app, opts.ip);
+  if (ipVerdict === "blocked") throw new ApiError(403, "This action is not allowed");
   const v = new Validation();
   const user = { username: input.username ?? "", email: input.email ?? "", password: input.password, checkReserved: true };
   validateNewUser(app, user, v);
   // The admin's e-mail domain blocks: refused, or held for approval (allow_with_approval).
   const verdict = v.has("email") ? null : emailDomainVerdict(app, user.email, opts.ip);
   if (verdict === "blocked") v.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
+  // A blocked address, however it is spelled (dots, +tags, case). Mastodon's UserEmailValidator
+  // reports it as taken, which tells the person nothing about the block.
+  else if (!v.has("email") && canonicalEmailBlocked(app, user.email)) v.add("email", "ERR_TAKEN", "has already been taken");
   if (!input.password) v.add("password", "ERR_BLANK", "can't be blank");
   if (input.agreement !== true) v.add("agreement", "ERR_ACCEPTED", "must be accepted");
   const reason = input.reason?.trim() || null;
@@ -95,7 +104,7 @@ export async function registerAccount(
     // Unconfirmed until the address is confirmed (by an admin with `roost user confirm` until
     // roost sends mail): anyone may type someone else's address, so the token must not work yet.
     confirmed: false,
-    approved: mode === "open" && verdict !== "approval",
+    approved: mode === "open" && verdict !== "approval" && ipVerdict !== "approval",
     locale,
     reason,
     signUpIp: opts.ip,
