@@ -89,6 +89,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
   const later = await s.api(alice, "POST", "/api/v1/statuses", { status: "later", scheduled_at: new Date(s.app.now() + 3_600_000).toISOString() });
   const walled = await s.api(alice, "POST", "/api/v1/admin/domain_blocks", { domain: "walk.example" });
   const allowed = await s.api(alice, "POST", "/api/v1/admin/domain_allows", { domain: "walk.example" });
+  const ipBlock = await s.api(alice, "POST", "/api/v1/admin/ip_blocks", { ip: "192.0.2.0/24", severity: "sign_up_block" });
   await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { note: "#birds @bob https://example.com/", fields_attributes: [{ name: "a", value: "https://example.com/" }] });
   await s.api(alice, "GET", "/api/v2/search?q=birds");
 
@@ -291,6 +292,20 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "DELETE /api/v1/admin/domain_allows/:id": () => [],
     "POST /api/v1/admin/email_domain_blocks": (h) => [{ domain: h }, { lenient: true, domain: "walk-mail.example", allow_with_approval: h }],
     "DELETE /api/v1/admin/email_domain_blocks/:id": () => [],
+    // Any text is an address to hash: the huge one is accepted (its hash, 64 characters, comes back).
+    "POST /api/v1/admin/canonical_email_blocks": (h) => [{ lenient: true, email: h }, { canonical_email_hash: h }],
+    "POST /api/v1/admin/canonical_email_blocks/test": (h) => [{ lenient: true, email: h }],
+    "DELETE /api/v1/admin/canonical_email_blocks/:id": () => [],
+    "POST /api/v1/admin/ip_blocks": (h) => [
+      { ip: h, severity: "sign_up_block" },
+      { ip: "198.51.100.1", severity: h },
+      { ip: "198.51.100.1", severity: "sign_up_block", comment: h },
+      { ip: "198.51.100.1", severity: "sign_up_block", expires_in: h },
+    ],
+    // Mastodon's update ignores invalid values and answers 200 with the record unchanged.
+    "PUT /api/v1/admin/ip_blocks/:id": (h) => [{ lenient: true, ip: h }, { lenient: true, severity: h }, { lenient: true, comment: h }, { lenient: true, expires_in: h }],
+    "PATCH /api/v1/admin/ip_blocks/:id": (h) => [{ lenient: true, severity: h }],
+    "DELETE /api/v1/admin/ip_blocks/:id": () => [],
     "POST /api/v1/push/subscription": (h) => [
       { subscription: { endpoint: h, keys: pushKeys } },
       { subscription: { endpoint: pushEndpoint, keys: { ...pushKeys, p256dh: h } } },
@@ -312,7 +327,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /actor/inbox": () => [],
     "POST /users/:username/inbox": () => [],
   };
-  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id };
+  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id, "/ip_blocks/": ipBlock.id };
   const fillPath = (path: string) =>
     path.replace(/(\/\w+\/):\w+/g, (_all, prefix: string) => (ids[prefix] ? prefix + ids[prefix] : prefix + "1")).replace(":username", "alice");
 
