@@ -57,6 +57,7 @@ import { registerAdminDomainBlocksRoutes } from "./routes/api/v1/admin/domain-bl
 import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/email-domain-blocks.ts";
 import { registerAdminCanonicalEmailBlocksRoutes } from "./routes/api/v1/admin/canonical-email-blocks.ts";
 import { registerAdminIpBlocksRoutes } from "./routes/api/v1/admin/ip-blocks.ts";
+import { registerAdminTagsRoutes } from "./routes/api/v1/admin/tags.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -110,6 +111,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerAdminEmailDomainBlocksRoutes(app, r);
   registerAdminCanonicalEmailBlocksRoutes(app, r);
   registerAdminIpBlocksRoutes(app, r);
+  registerAdminTagsRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);

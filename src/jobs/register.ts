@@ -15,6 +15,7 @@ import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
 import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
 import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin/account-purge.ts";
 import { DOMAIN_SUSPEND_JOB, handleDomainSuspension } from "../admin/domain-accounts.ts";
+import { DOMAIN_DROP_MEDIA_JOB, handleDomainMediaDrop } from "../admin/domain-media.ts";
 import { refreshTrends, REFRESH_EVERY_MS, REFRESH_TASK } from "../trends/refresh.ts";
 import { registerBackupSchedule } from "../ops/backup-schedule.ts";
 import { registerStoragePrune } from "../ops/storage-prune.ts";
@@ -42,6 +43,7 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every("accounts.purge_suspended", 6 * HOUR, purgeExpiredSuspensions);
   // A suspended domain's known accounts, a batch per run, each then purged as above.
   app.jobs.register(DOMAIN_SUSPEND_JOB, handleDomainSuspension);
+  app.jobs.register(DOMAIN_DROP_MEDIA_JOB, handleDomainMediaDrop);
   // Its own queue: a burst of Web Push deliveries never waits behind federation.
   app.jobs.register(PUSH_SEND_JOB, handlePushSend, { queue: "push" });
   // Notifications and the queued Update(Question): database writes only, batched in one commit.

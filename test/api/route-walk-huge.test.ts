@@ -90,6 +90,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
   const walled = await s.api(alice, "POST", "/api/v1/admin/domain_blocks", { domain: "walk.example" });
   const allowed = await s.api(alice, "POST", "/api/v1/admin/domain_allows", { domain: "walk.example" });
   const ipBlock = await s.api(alice, "POST", "/api/v1/admin/ip_blocks", { ip: "192.0.2.0/24", severity: "sign_up_block" });
+  const [walkTag] = await s.api(alice, "GET", "/api/v1/admin/tags?limit=1");
   await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { note: "#birds @bob https://example.com/", fields_attributes: [{ name: "a", value: "https://example.com/" }] });
   await s.api(alice, "GET", "/api/v2/search?q=birds");
 
@@ -305,6 +306,8 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     // Mastodon's update ignores invalid values and answers 200 with the record unchanged.
     "PUT /api/v1/admin/ip_blocks/:id": (h) => [{ lenient: true, ip: h }, { lenient: true, severity: h }, { lenient: true, comment: h }, { lenient: true, expires_in: h }],
     "PATCH /api/v1/admin/ip_blocks/:id": (h) => [{ lenient: true, severity: h }],
+    "PUT /api/v1/admin/tags/:id": (h) => [{ display_name: h }, { lenient: true, usable: h, listable: h, trendable: h }],
+    "PATCH /api/v1/admin/tags/:id": (h) => [{ display_name: h }],
     "DELETE /api/v1/admin/ip_blocks/:id": () => [],
     "POST /api/v1/push/subscription": (h) => [
       { subscription: { endpoint: h, keys: pushKeys } },
@@ -327,7 +330,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /actor/inbox": () => [],
     "POST /users/:username/inbox": () => [],
   };
-  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id, "/ip_blocks/": ipBlock.id };
+  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id, "/ip_blocks/": ipBlock.id, "/tags/": walkTag?.id ?? "1" };
   const fillPath = (path: string) =>
     path.replace(/(\/\w+\/):\w+/g, (_all, prefix: string) => (ids[prefix] ? prefix + ids[prefix] : prefix + "1")).replace(":username", "alice");
 
