@@ -1,5 +1,6 @@
 import { type DB, type Row, stmt, str, num } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
+import { ofBlockedDomainSql } from "./domain-blocks.ts";
 import type { MediaSize } from "./media-attachments.ts";
 
 // The remote media cache (migration 0043): which local copies exist, of what, how big. The
@@ -190,7 +191,7 @@ export function listEntriesOfAccount(db: DB, accountId: Id): CacheEntry[] {
  * avatars and headers), a page at a time: each page is dropped before the next is read.
  */
 export function listEntriesOfDomain(db: DB, domain: string, limit: number): CacheEntry[] {
-  const ofDomain = "(a.domain = @d OR substr(a.domain, -length(@d) - 1) = '.' || @d)";
+  const ofDomain = ofBlockedDomainSql("a.domain");
   return (
     stmt(
       db,
