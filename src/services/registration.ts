@@ -6,7 +6,9 @@ import { exceedsCodePoints } from "../lib/code-points.ts";
 import { findApplicationById } from "../storage/applications.ts";
 import { issueToken } from "./tokens.ts";
 import { createUser, validateNewUser } from "./users.ts";
-import { emailDomainVerdict } from "./email-domain-blocks.ts";
+import { emailDomainOf, emailDomainVerdict } from "./email-domain-blocks.ts";
+import { mxHostsOf } from "./email-mx.ts";
+import { anyEmailDomainBlock } from "../storage/email-domain-blocks.ts";
 import { canonicalEmailBlocked } from "./canonical-email-blocks.ts";
 import { ipSignUpVerdict } from "./ip-blocks.ts";
 
@@ -86,7 +88,10 @@ export async function registerAccount(
   const user = { username: input.username ?? "", email: input.email ?? "", password: input.password, checkReserved: true };
   validateNewUser(app, user, v);
   // The admin's e-mail domain blocks: refused, or held for approval (allow_with_approval).
-  const verdict = v.has("email") ? null : emailDomainVerdict(app, user.email, opts.ip);
+  // Also where the domain's mail goes (its MX hosts), looked up only when there are blocks.
+  const domain = v.has("email") ? null : emailDomainOf(user.email);
+  const mxHosts = domain && anyEmailDomainBlock(app.db) ? await mxHostsOf(app, domain) : [];
+  const verdict = v.has("email") ? null : emailDomainVerdict(app, user.email, opts.ip, mxHosts);
   if (verdict === "blocked") v.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
   // A blocked address, however it is spelled (dots, +tags, case). Mastodon's UserEmailValidator
   // reports it as taken, which tells the person nothing about the block.
