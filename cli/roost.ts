@@ -16,6 +16,9 @@ import { registerRolesCommands } from "./commands/roles.ts";
 import { registerAuditCommands } from "./commands/audit.ts";
 import { registerWarningPresetsCommands } from "./commands/warning-presets.ts";
 import { registerDomainsCommands } from "./commands/domains.ts";
+import { registerEmailBlocksCommands } from "./commands/email-blocks.ts";
+import { registerIpBlocksCommands } from "./commands/ip-blocks.ts";
+import { registerTagsCommands } from "./commands/tags.ts";
 import { errorDetail, errorLine } from "./errors.ts";
 import { ROOST_VERSION } from "../src/version.ts";
 
@@ -45,6 +48,9 @@ export function buildProgram(): Command {
   registerAuditCommands(program);
   registerWarningPresetsCommands(program);
   registerDomainsCommands(program);
+  registerEmailBlocksCommands(program);
+  registerIpBlocksCommands(program);
+  registerTagsCommands(program);
   registerStatusCommand(program);
   registerPruneCommand(program);
   return program;
