@@ -3,7 +3,7 @@ import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { normalizeDomain } from "../services/domain-blocks.ts";
 import { findDomainBlockFor, type DomainBlock } from "../storage/domain-blocks.ts";
-import type { Actor } from "./actor.ts";
+import { type Actor, requireCan } from "./actor.ts";
 import { blockDomain } from "./domain-blocks.ts";
 
 // `roost domains import FILE`: Mastodon's domain block list export (Admin::ExportDomainBlocks):
@@ -43,6 +43,7 @@ function readRows(text: string): Record<string, string>[] {
 }
 
 export function importDomainBlocks(app: App, actor: Actor, text: string, source: string): ImportResult {
+  requireCan(actor, "manage_federation");
   const rows = readRows(text);
   const privateComment = `Imported from ${source} on ${new Date(app.now()).toISOString().slice(0, 10)}`;
   const out: ImportResult = { created: [], skipped: [] };
