@@ -25,6 +25,7 @@ import { CARD_FETCH_JOB } from "../services/preview-cards.ts";
 import { handleCacheAccountImages, handleCacheStatusMedia, keepRemoteMediaBudget } from "./handlers/remote-media.ts";
 import { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB, REMOTE_MEDIA_QUEUE } from "../federation/remote-media-cache.ts";
 import { PUSH_SEND_JOB } from "../services/push-notify.ts";
+import { purgeExpiredIpBlocks } from "../services/ip-blocks.ts";
 import { handlePushSend } from "../push/deliver.ts";
 
 const HOUR = 3600_000;
@@ -41,6 +42,7 @@ export function registerJobHandlers(app: App): void {
   // Data of suspended accounts: removed on request or after 30 days, a batch per run.
   app.jobs.register(PURGE_JOB, handleAccountPurge);
   app.jobs.every("accounts.purge_suspended", 6 * HOUR, purgeExpiredSuspensions);
+  app.jobs.every("ip_blocks.cleanup", HOUR, purgeExpiredIpBlocks);
   // A suspended domain's known accounts, a batch per run, each then purged as above.
   app.jobs.register(DOMAIN_SUSPEND_JOB, handleDomainSuspension);
   app.jobs.register(DOMAIN_DROP_MEDIA_JOB, handleDomainMediaDrop);

@@ -2,7 +2,7 @@ import type { BlockList } from "node:net";
 import type { App } from "../app.ts";
 import { blockListOf, parseCidr, plainAddress } from "../lib/ip-cidr.ts";
 import { ipKey } from "../lib/ip-keys.ts";
-import { ipBlocksCovering, ipBlocksFingerprint, noAccessIpBlocks } from "../storage/ip-blocks.ts";
+import { deleteExpiredIpBlocks, ipBlocksCovering, ipBlocksFingerprint, noAccessIpBlocks } from "../storage/ip-blocks.ts";
 
 // What the IP blocks say about a request or a sign-up (Mastodon's IpBlock): no_access refuses
 // every request (checked before routing, against an in-memory BlockList), sign_up_block refuses
@@ -58,4 +58,9 @@ export function ipSignUpVerdict(app: App, ip: string | null): IpSignUpVerdict {
   const [severest] = ipBlocksCovering(app.db, key, app.now());
   if (!severest) return null;
   return severest.severity === "sign_up_requires_approval" ? "approval" : "blocked";
+}
+
+/** Periodic: expired blocks go (Mastodon's Scheduler::IpCleanupScheduler); they already no longer apply. */
+export function purgeExpiredIpBlocks(app: App): void {
+  if (deleteExpiredIpBlocks(app.db, app.now()) > 0) forgetIpBlocks(app);
 }
