@@ -16,6 +16,9 @@ import { audit, changesOf } from "./audit.ts";
 // services/statuses.ts, storage/tags.ts), unlisted (left out of search and suggestions) or
 // kept from trending (its trend review, the same one /admin/trends/tags/:id/reject sets).
 
+export type { AdminTagStatus };
+export const ADMIN_TAG_STATUSES: AdminTagStatus[] = ["reviewed", "unreviewed", "pending_review"];
+
 export interface TagModeration {
   displayName?: string;
   usable?: boolean;

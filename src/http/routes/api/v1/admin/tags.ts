@@ -4,15 +4,14 @@
 import { getRouterParam } from "h3";
 import type { App } from "../../../../../app.ts";
 import type { Router } from "../../../../router.ts";
-import { listAdminTags, moderateTag, requireAdminTag } from "../../../../../admin/tags.ts";
+import { ADMIN_TAG_STATUSES, type AdminTagStatus, listAdminTags, moderateTag, requireAdminTag } from "../../../../../admin/tags.ts";
 import { badRequest } from "../../../../../errors.ts";
-import type { AdminTagStatus } from "../../../../../storage/admin-tags.ts";
 import { toApiAdminTags } from "../../../../../serializers/admin-tag.ts";
 import { requirePermission } from "../../../../admin-auth.ts";
 import { pageParams, setLinkHeader } from "../../../../pagination.ts";
 import { readAppParams } from "../../../../params.ts";
 
-const STATUSES: AdminTagStatus[] = ["reviewed", "unreviewed", "pending_review"];
+const STATUSES = ADMIN_TAG_STATUSES;
 
 export function registerAdminTagsRoutes(app: App, r: Router): void {
   r.get("/api/v1/admin/tags", async (event) => {
