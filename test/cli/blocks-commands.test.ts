@@ -131,11 +131,15 @@ test("roost domains import: Mastodon's CSV export (with or without its header); 
 
 test("roost tags list / set: flags, letter case only, unknown tags exit 1", async (t) => {
   const { dd } = await instance(t);
-  const [empty, unknown, badStatus] = await Promise.all([
+  const [help, domainsHelp, empty, unknown, badStatus] = await Promise.all([
+    roost(["help"]),
+    roost(["help", "domains"]),
     roost(["tags", "list", "--json", ...dd]),
     roost(["tags", "set", "nosuchtag", "--no-usable", ...dd]),
     roost(["tags", "list", "--status", "bogus", ...dd]),
   ]);
+  for (const cmd of ["email-blocks", "ip-blocks", "tags", "domains"]) assert.match(help.stdout, new RegExp(`^  ${cmd}\\b`, "m"), cmd);
+  assert.match(domainsHelp.stdout, /^  import \[options\] <file>/m);
   assert.deepEqual([empty.code, empty.stdout], [0, ""]);
   assert.deepEqual([unknown.code, unknown.stderr], [1, "error: Record not found\n"]);
   assert.deepEqual([badStatus.code, badStatus.stderr], [1, "error: --status must be one of reviewed, unreviewed, pending_review\n"]);
