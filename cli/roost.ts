@@ -19,6 +19,7 @@ import { registerDomainsCommands } from "./commands/domains.ts";
 import { registerEmailBlocksCommands } from "./commands/email-blocks.ts";
 import { registerIpBlocksCommands } from "./commands/ip-blocks.ts";
 import { registerTagsCommands } from "./commands/tags.ts";
+import { registerAnnouncementsCommands } from "./commands/announcements.ts";
 import { errorDetail, errorLine } from "./errors.ts";
 import { ROOST_VERSION } from "../src/version.ts";
 
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   registerEmailBlocksCommands(program);
   registerIpBlocksCommands(program);
   registerTagsCommands(program);
+  registerAnnouncementsCommands(program);
   registerStatusCommand(program);
   registerPruneCommand(program);
   return program;

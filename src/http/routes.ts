@@ -58,6 +58,8 @@ import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/emai
 import { registerAdminCanonicalEmailBlocksRoutes } from "./routes/api/v1/admin/canonical-email-blocks.ts";
 import { registerAdminIpBlocksRoutes } from "./routes/api/v1/admin/ip-blocks.ts";
 import { registerAdminTagsRoutes } from "./routes/api/v1/admin/tags.ts";
+import { registerAnnouncementsRoutes } from "./routes/api/v1/announcements.ts";
+import { registerAdminAnnouncementsRoutes } from "./routes/api/v1/admin/announcements.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -112,6 +114,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerAdminCanonicalEmailBlocksRoutes(app, r);
   registerAdminIpBlocksRoutes(app, r);
   registerAdminTagsRoutes(app, r);
+  registerAnnouncementsRoutes(app, r);
+  registerAdminAnnouncementsRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);

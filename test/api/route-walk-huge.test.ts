@@ -91,6 +91,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
   const allowed = await s.api(alice, "POST", "/api/v1/admin/domain_allows", { domain: "walk.example" });
   const ipBlock = await s.api(alice, "POST", "/api/v1/admin/ip_blocks", { ip: "192.0.2.0/24", severity: "sign_up_block" });
   const [walkTag] = await s.api(alice, "GET", "/api/v1/admin/tags?limit=1");
+  const news = await s.api(alice, "POST", "/api/roost/v1/admin/announcements", { text: "walk" });
   await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { note: "#birds @bob https://example.com/", fields_attributes: [{ name: "a", value: "https://example.com/" }] });
   await s.api(alice, "GET", "/api/v2/search?q=birds");
 
@@ -309,6 +310,23 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "PUT /api/v1/admin/tags/:id": (h) => [{ display_name: h }, { lenient: true, usable: h, listable: h, trendable: h }],
     "PATCH /api/v1/admin/tags/:id": (h) => [{ display_name: h }],
     "DELETE /api/v1/admin/ip_blocks/:id": () => [],
+    "POST /api/roost/v1/admin/announcements": (h) => [
+      { text: h },
+      { text: "x", starts_at: h, ends_at: "2030-01-01" },
+      { text: "x", starts_at: "2030-01-01", ends_at: h },
+      { text: "x", scheduled_at: h },
+      { lenient: true, text: "walk", all_day: h },
+    ],
+    "PUT /api/roost/v1/admin/announcements/:id": (h) => [{ text: h }, { starts_at: h }, { ends_at: h }, { scheduled_at: h }, { lenient: true, all_day: h }],
+    "PATCH /api/roost/v1/admin/announcements/:id": (h) => [{ text: h }],
+    "POST /api/roost/v1/admin/announcements/:id/publish": () => [],
+    "POST /api/roost/v1/admin/announcements/:id/unpublish": () => [],
+    "DELETE /api/roost/v1/admin/announcements/:id": () => [],
+    // The emoji travels in the path; the bodies are not read.
+    "POST /api/v1/announcements/:id/dismiss": () => [],
+    "PUT /api/v1/announcements/:id/reactions/:name": () => [],
+    "PATCH /api/v1/announcements/:id/reactions/:name": () => [],
+    "DELETE /api/v1/announcements/:id/reactions/:name": () => [],
     "POST /api/v1/push/subscription": (h) => [
       { subscription: { endpoint: h, keys: pushKeys } },
       { subscription: { endpoint: pushEndpoint, keys: { ...pushKeys, p256dh: h } } },
@@ -330,7 +348,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /actor/inbox": () => [],
     "POST /users/:username/inbox": () => [],
   };
-  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id, "/ip_blocks/": ipBlock.id, "/tags/": walkTag?.id ?? "1" };
+  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id, "/ip_blocks/": ipBlock.id, "/tags/": walkTag?.id ?? "1", "/announcements/": news.id };
   const fillPath = (path: string) =>
     path.replace(/(\/\w+\/):\w+/g, (_all, prefix: string) => (ids[prefix] ? prefix + ids[prefix] : prefix + "1")).replace(":username", "alice");
 

@@ -30,6 +30,7 @@ const PARAM_NAMES = [
   "report_id", "warning_preset_id", "text", "send_email_notification", "category", "rule_ids", "origin", "ip",
   "role_ids", "invited_by", "permissions", "resolved", "unresolved", "target_account_id", "by_domain", "staff",
   "subscription", "data", "severity", "comment", "canonical_email_hash", "trendable", "usable", "listable", "reviewed", "unreviewed", "pending_review",
+  "starts_at", "ends_at", "all_day", "with_dismissed",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {
