@@ -36,7 +36,7 @@ const EVERYTHING = { limit: Number.MAX_SAFE_INTEGER };
 export function registerDomainsCommands(program: Command): void {
   const domains = program
     .command("domains")
-    .description("domain blocks and the allow-list of limited federation (a block covers subdomains)")
+    .description("domain blocks (also imported from Mastodon's CSV export) and the allow-list of limited federation (a block covers subdomains)")
     .option("--as <user>", AS_HELP);
 
   domains
@@ -94,6 +94,31 @@ export function registerDomainsCommands(program: Command): void {
         return block.domain;
       });
       process.stderr.write(`unblocked ${name}\n`);
+    });
+
+  domains
+    .command("import")
+    .description("block the domains of a Mastodon domain block list export (CSV: #domain,#severity,#reject_media,...); prints the new blocks")
+    .argument("<file>", "the CSV file (- for stdin)")
+    .option("--json", "one JSON object per line")
+    .action(async (file: string, opts: { json?: boolean }, cmd: Command) => {
+      const { readFileSync } = await import("node:fs");
+      const { basename } = await import("node:path");
+      let text: string;
+      try {
+        text = readFileSync(file === "-" ? 0 : file, "utf8");
+      } catch (e) {
+        throw new Error(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      const result = await asActor(cmd, async (app, actor) => {
+        const { importDomainBlocks } = await import("../../src/admin/domain-import.ts");
+        const { domainBlockRow } = await import("../../src/admin/domain-listing.ts");
+        const r = importDomainBlocks(app, actor, text, file === "-" ? "stdin" : basename(file));
+        return { rows: r.created.map(domainBlockRow), skipped: r.skipped };
+      });
+      for (const s of result.skipped) process.stderr.write(`skipped ${s.domain}: ${s.reason}\n`);
+      process.stderr.write(`imported ${result.rows.length}, skipped ${result.skipped.length}\n`);
+      printRows(result.rows, [...BLOCK_COLUMNS], opts.json);
     });
 
   domains

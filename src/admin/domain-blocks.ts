@@ -20,6 +20,7 @@ import type { Page } from "../storage/timelines.ts";
 import { type Actor, requireCan } from "./actor.ts";
 import { audit, changesOf } from "./audit.ts";
 import { enqueueDomainSuspension } from "./domain-accounts.ts";
+import { enqueueDomainMediaDrop } from "./domain-media.ts";
 
 // Domain blocks (Mastodon's Api::V1::Admin::DomainBlocksController, BlockDomainService,
 // UnblockDomainService), for the admin API and `roost domains`. The row is what federation
@@ -77,12 +78,15 @@ function applyToAccounts(app: App, actor: Actor | null, b: DomainBlock): void {
   else if (b.severity === "suspend") enqueueDomainSuspension(app, b.domain, b.createdAt, actor?.account.id ?? null);
 }
 
+const rejectsMedia = (b: DomainBlock) => b.rejectMedia || b.severity === "suspend";
+
 export function blockDomain(app: App, actor: Actor, input: DomainBlockInput): DomainBlock {
   requireCan(actor, "manage_federation");
   checkFields(input);
   return tx(app.db, () => {
     const block = createDomainBlock(app, input);
     applyToAccounts(app, actor, block);
+    if (rejectsMedia(block)) enqueueDomainMediaDrop(app, block.domain);
     audit(app, actor, "create", target(block), changesOf({}, fieldsOf(block)));
     return block;
   });
@@ -111,6 +115,7 @@ export function updateBlock(app: App, actor: Actor, block: DomainBlock, patch: D
       liftDomainStamps(app.db, after.domain, after.createdAt, { silence: after.severity !== "silence", suspend: after.severity !== "suspend" });
       applyToAccounts(app, actor, after);
     }
+    if (rejectsMedia(after) && !rejectsMedia(block)) enqueueDomainMediaDrop(app, after.domain);
     audit(app, actor, "update", target(after), changesOf(fieldsOf(block), fieldsOf(after)));
     return after;
   });

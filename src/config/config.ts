@@ -113,6 +113,13 @@ export interface Config {
   benchRoutes: boolean;
   /** Trends show only items a moderator approved (Mastodon's trendable_by_default off). */
   trendsRequireReview: boolean;
+  /**
+   * DNS servers ("host" or "host:port", comma-separated) for the sign-up check of an e-mail
+   * domain's MX hosts against the e-mail domain blocks; "" the system's, "off" no check.
+   */
+  emailDnsServers: string;
+  /** How long that check may wait for DNS before the sign-up goes on without it. */
+  emailDnsTimeoutMs: number;
   /** Open streaming connections (WebSocket and SSE) per account. */
   streamingMaxPerUser: number;
   /**
@@ -208,6 +215,8 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   jobsAutorun: { kind: "bool", def: true },
   benchRoutes: { kind: "bool", def: false },
   trendsRequireReview: { kind: "bool", def: false },
+  emailDnsServers: { kind: "string", def: "" },
+  emailDnsTimeoutMs: { kind: "int", min: 100, max: 30_000, def: 2000 },
   streamingMaxPerUser: { kind: "int", min: 1, max: 100_000, def: 32 },
   streamingMaxPerIp: { kind: "int", min: 1, max: 1_000_000, def: 512 },
   streamingBufferBytes: { kind: "int", min: 4096, def: 1024 * 1024 },

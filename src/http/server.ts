@@ -9,6 +9,8 @@ import { Router } from "./router.ts";
 import { registerRoutes } from "./routes.ts";
 import { routeKey } from "../services/capabilities.ts";
 import { StreamingHub } from "../streaming/hub.ts";
+import { ipRefused } from "../services/ip-blocks.ts";
+import { clientIp } from "./auth.ts";
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; form-action 'none'";
 
@@ -94,6 +96,8 @@ export function createHttpApp(app: App): HttpApp {
     (event.context as { requestId?: string }).requestId = requestId;
     logAccessWhenDone(app, event, requestId);
     if (app.metrics.enabled) countRequestWhenDone(app, event);
+    // An IP block with no_access: every request refused before routing (Mastodon's Rack::Attack blocklist).
+    if (ipRefused(app, clientIp(event))) throw new ApiError(403, "This action is not allowed");
     if (event.req.method === "OPTIONS") {
       const pre = preflightHeaders(path, event.req);
       if (pre) return new Response(null, { status: 204, headers: pre });

@@ -15,6 +15,7 @@ import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
 import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
 import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin/account-purge.ts";
 import { DOMAIN_SUSPEND_JOB, handleDomainSuspension } from "../admin/domain-accounts.ts";
+import { DOMAIN_DROP_MEDIA_JOB, handleDomainMediaDrop } from "../admin/domain-media.ts";
 import { refreshTrends, REFRESH_EVERY_MS, REFRESH_TASK } from "../trends/refresh.ts";
 import { registerBackupSchedule } from "../ops/backup-schedule.ts";
 import { registerStoragePrune } from "../ops/storage-prune.ts";
@@ -25,6 +26,7 @@ import { CARD_FETCH_JOB } from "../services/preview-cards.ts";
 import { handleCacheAccountImages, handleCacheStatusMedia, keepRemoteMediaBudget } from "./handlers/remote-media.ts";
 import { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB, REMOTE_MEDIA_QUEUE } from "../federation/remote-media-cache.ts";
 import { PUSH_SEND_JOB } from "../services/push-notify.ts";
+import { purgeExpiredIpBlocks } from "../services/ip-blocks.ts";
 import { handlePushSend } from "../push/deliver.ts";
 import { handleAnnouncementBroadcast, handleAnnouncementExpire, handleAnnouncementPublish } from "./handlers/announcements.ts";
 import { ANNOUNCEMENT_BROADCAST_JOB, ANNOUNCEMENT_EXPIRE_JOB, ANNOUNCEMENT_PUBLISH_JOB } from "../services/announcements.ts";
@@ -45,8 +47,10 @@ export function registerJobHandlers(app: App): void {
   // Data of suspended accounts: removed on request or after 30 days, a batch per run.
   app.jobs.register(PURGE_JOB, handleAccountPurge);
   app.jobs.every("accounts.purge_suspended", 6 * HOUR, purgeExpiredSuspensions);
+  app.jobs.every("ip_blocks.cleanup", HOUR, purgeExpiredIpBlocks);
   // A suspended domain's known accounts, a batch per run, each then purged as above.
   app.jobs.register(DOMAIN_SUSPEND_JOB, handleDomainSuspension);
+  app.jobs.register(DOMAIN_DROP_MEDIA_JOB, handleDomainMediaDrop);
   // Its own queue: a burst of Web Push deliveries never waits behind federation.
   app.jobs.register(PUSH_SEND_JOB, handlePushSend, { queue: "push" });
   // Notifications and the queued Update(Question): database writes only, batched in one commit.

@@ -6,11 +6,15 @@ import { exceedsCodePoints } from "../lib/code-points.ts";
 import { findApplicationById } from "../storage/applications.ts";
 import { issueToken } from "./tokens.ts";
 import { createUser, validateNewUser } from "./users.ts";
-import { emailDomainVerdict } from "./email-domain-blocks.ts";
+import { emailDomainOf, emailDomainVerdict } from "./email-domain-blocks.ts";
 import { registrationsMode } from "../storage/instance-settings.ts";
 import { findUsableInvite, inviterOf, userMayInvite } from "./invites.ts";
 import { sendConfirmation } from "./email-confirmation.ts";
 import { followAccount } from "./follows.ts";
+import { mxHostsOf } from "./email-mx.ts";
+import { anyEmailDomainBlock } from "../storage/email-domain-blocks.ts";
+import { canonicalEmailBlocked } from "./canonical-email-blocks.ts";
+import { ipSignUpVerdict } from "./ip-blocks.ts";
 
 // POST /api/v1/accounts: sign-up through an app (client credentials token).
 
@@ -90,12 +94,22 @@ export async function registerAccount(
   const inviter = invite && inviterOf(app, invite);
   // Approval is skipped when the inviter may still invite (User#set_approved: valid_invitation?).
   const invitedPastApproval = inviter !== undefined && userMayInvite(app, inviter.user);
+  // The admin's IP blocks: sign_up_block (and no_access) refuse even with an invite, as
+  // Mastodon's allowed_registration? does; sign_up_requires_approval holds the account.
+  const ipVerdict = ipSignUpVerdict(app, opts.ip);
+  if (ipVerdict === "blocked") throw new ApiError(403, "This action is not allowed");
   const v = new Validation();
   const user = { username: input.username ?? "", email: input.email ?? "", password: input.password, checkReserved: true };
   validateNewUser(app, user, v);
   // The admin's e-mail domain blocks: refused, or held for approval (allow_with_approval).
-  const verdict = v.has("email") ? null : emailDomainVerdict(app, user.email, opts.ip);
+  // Also where the domain's mail goes (its MX hosts), looked up only when there are blocks.
+  const domain = v.has("email") ? null : emailDomainOf(user.email);
+  const mxHosts = domain && anyEmailDomainBlock(app.db) ? await mxHostsOf(app, domain) : [];
+  const verdict = v.has("email") ? null : emailDomainVerdict(app, user.email, opts.ip, mxHosts);
   if (verdict === "blocked") v.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
+  // A blocked address, however it is spelled (dots, +tags, case). Mastodon's UserEmailValidator
+  // reports it as taken, which tells the person nothing about the block.
+  else if (!v.has("email") && canonicalEmailBlocked(app, user.email)) v.add("email", "ERR_TAKEN", "has already been taken");
   if (!input.password) v.add("password", "ERR_BLANK", "can't be blank");
   if (input.agreement !== true) v.add("agreement", "ERR_ACCEPTED", "must be accepted");
   const reason = input.reason?.trim() || null;
@@ -109,7 +123,8 @@ export async function registerAccount(
     // Unconfirmed until the address is confirmed (the mailed link, or `roost user confirm`):
     // anyone may type someone else's address, so the token must not work yet.
     confirmed: false,
-    approved: (mode === "open" || invitedPastApproval) && verdict !== "approval",
+    // Approval required by the e-mail or the IP wins over an invite (User#set_approved).
+    approved: (mode === "open" || invitedPastApproval) && verdict !== "approval" && ipVerdict !== "approval",
     locale,
     reason,
     signUpIp: opts.ip,

@@ -31,6 +31,7 @@ import {
   type Visibility,
 } from "../storage/statuses.ts";
 import { setStatusTags, upsertTag } from "../storage/tags.ts";
+import { unusableTagNames } from "../storage/admin-tags.ts";
 import { findUserByAccountId, type User } from "../storage/users.ts";
 import { onStatusCreated, onStatusDeleting } from "../federation/outbox/hooks.ts";
 import { indexStatuses } from "../search/status-index.ts";
@@ -112,6 +113,10 @@ export function validateStatusLength(app: App, text: string, spoilerText: string
 export function validateStatusText(app: App, text: string, spoilerText: string, hasMedia: boolean): void {
   if (text.trim() === "" && !hasMedia) throw unprocessable("Validation failed: Text can't be blank");
   validateStatusLength(app, text, spoilerText);
+  // Mastodon's DisallowedHashtagsValidator: a local post may not use a tag a moderator made unusable.
+  const refused = unusableTagNames(app.db, uniqueHashtags(text).map((t) => t.name));
+  if (refused.length === 1) throw unprocessable(`Validation failed: Text contained a disallowed hashtag: ${refused[0]}`);
+  if (refused.length > 1) throw unprocessable(`Validation failed: Text contained the disallowed hashtags: ${refused.join(", ")}`);
 }
 
 export interface StatusInput {

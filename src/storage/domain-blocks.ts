@@ -116,8 +116,12 @@ export function deleteDomainBlock(db: DB, id: Id): void {
 
 // Accounts of a blocked domain and its subdomains (Account.by_domain_and_subdomains). Account
 // domains keep a port (`host:8443`), which blocks are not written with.
-const HOST = "(CASE WHEN domain LIKE '%:%' AND domain NOT LIKE '[%' THEN substr(domain, 1, instr(domain, ':') - 1) ELSE domain END)";
-const OF_DOMAIN = `(${HOST} = @d OR substr(${HOST}, -length(@d) - 1) = '.' || @d)`;
+/** SQL true when the account domain in `col` is @d or a subdomain of it, port aside. */
+export function ofBlockedDomainSql(col: string): string {
+  const host = `(CASE WHEN ${col} LIKE '%:%' AND ${col} NOT LIKE '[%' THEN substr(${col}, 1, instr(${col}, ':') - 1) ELSE ${col} END)`;
+  return `(${host} = @d OR substr(${host}, -length(@d) - 1) = '.' || @d)`;
+}
+const OF_DOMAIN = ofBlockedDomainSql("domain");
 
 /** Silences the domain's accounts not silenced yet, stamped with the block's time. */
 export function silenceDomainAccounts(db: DB, domain: string, at: number): number {

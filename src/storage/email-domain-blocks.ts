@@ -77,3 +77,8 @@ export function emailDomainBlockAttempts(db: DB, blockIds: Id[], fromDay: number
   }
   return out;
 }
+
+/** Whether there is any block at all (no block: no DNS lookup at sign-up). */
+export function anyEmailDomainBlock(db: DB): boolean {
+  return stmt(db, "SELECT 1 FROM email_domain_blocks LIMIT 1").get() !== undefined;
+}

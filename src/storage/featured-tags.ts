@@ -84,14 +84,14 @@ export function featuredTagIdsAmong(db: DB, accountId: Id, tagIds: Id[]): Set<Id
 
 /**
  * Tag.suggestions_for_account: the tags of the account's newest `recent` posts that it does not
- * feature, most used first (the most recently used first among equals).
+ * feature, most used first (the most recently used first among equals); not the unlisted ones.
  */
 export function suggestedFeaturedTags(db: DB, accountId: Id, recent: number, limit: number): TagRow[] {
   const rows = stmt(
     db,
     `SELECT t.id, t.name, t.display_name FROM (SELECT id FROM statuses WHERE account_id = @a ORDER BY id DESC LIMIT @recent) r
        JOIN statuses_tags st ON st.status_id = r.id JOIN tags t ON t.id = st.tag_id
-     WHERE NOT EXISTS (SELECT 1 FROM featured_tags f WHERE f.account_id = @a AND f.tag_id = t.id)
+     WHERE NOT EXISTS (SELECT 1 FROM featured_tags f WHERE f.account_id = @a AND f.tag_id = t.id) AND t.listable IS NOT 0
      GROUP BY t.id ORDER BY count(*) DESC, max(r.id) DESC LIMIT @limit`,
   ).all({ a: BigInt(accountId), recent, limit }) as Row[];
   return rows.map(rowToTag);

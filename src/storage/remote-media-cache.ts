@@ -1,5 +1,6 @@
 import { type DB, type Row, stmt, str, num } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
+import { ofBlockedDomainSql } from "./domain-blocks.ts";
 import type { MediaSize } from "./media-attachments.ts";
 
 // The remote media cache (migration 0043): which local copies exist, of what, how big. The
@@ -183,4 +184,21 @@ export function listEntriesOfStatuses(db: DB, statusIds: Id[]): CacheEntry[] {
 /** The copies of an account's avatar and header. */
 export function listEntriesOfAccount(db: DB, accountId: Id): CacheEntry[] {
   return (stmt(db, "SELECT * FROM remote_media_cache WHERE kind IN ('avatar', 'header') AND owner_id = ?").all(BigInt(accountId)) as Row[]).map(rowToEntry);
+}
+
+/**
+ * Copies of media from accounts of `domain` or its subdomains (attachments of their posts, their
+ * avatars and headers), a page at a time: each page is dropped before the next is read.
+ */
+export function listEntriesOfDomain(db: DB, domain: string, limit: number): CacheEntry[] {
+  const ofDomain = ofBlockedDomainSql("a.domain");
+  return (
+    stmt(
+      db,
+      `SELECT c.* FROM remote_media_cache c
+       WHERE (c.kind = 'attachment' AND EXISTS (SELECT 1 FROM media_attachments m JOIN accounts a ON a.id = m.account_id WHERE m.id = c.owner_id AND ${ofDomain}))
+          OR (c.kind IN ('avatar', 'header') AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = c.owner_id AND ${ofDomain}))
+       LIMIT @limit`,
+    ).all({ d: domain, limit }) as Row[]
+  ).map(rowToEntry);
 }

@@ -14,12 +14,15 @@ export const rowToTag = (r: Row): TagRow => ({ id: str(r.id), name: r.name as st
 
 const MAX_CHAR = "\u{10FFFF}";
 
-/** Tags whose normalised name starts with `prefix`: the exact name first, then shorter names. */
+/**
+ * Tags whose normalised name starts with `prefix`: the exact name first, then shorter names.
+ * Tags a moderator unlisted are left out (Mastodon's Tag.search_for, exclude_unlistable).
+ */
 export function searchTags(db: DB, prefix: string, opts: { exactOnly: boolean; limit: number; offset: number }): TagRow[] {
   const rows = stmt(
     db,
     `SELECT id, name, display_name FROM tags
-     WHERE name >= @prefix AND name < @end AND (@exactOnly = 0 OR name = @prefix)
+     WHERE name >= @prefix AND name < @end AND (@exactOnly = 0 OR name = @prefix) AND listable IS NOT 0
      ORDER BY name = @prefix DESC, length(name), name
      LIMIT @limit OFFSET @offset`,
   ).all({ prefix, end: prefix + MAX_CHAR, exactOnly: opts.exactOnly ? 1 : 0, limit: opts.limit, offset: opts.offset }) as Row[];
@@ -29,7 +32,7 @@ export function searchTags(db: DB, prefix: string, opts: { exactOnly: boolean; l
 /** Tags by normalised name, in the order of `names` (fuzzy matches, nearest first). */
 export function findTagsByNames(db: DB, names: string[]): TagRow[] {
   if (names.length === 0) return [];
-  const rows = stmt(db, "SELECT id, name, display_name FROM tags WHERE name IN (SELECT value FROM json_each(?))").all(JSON.stringify(names)) as Row[];
+  const rows = stmt(db, "SELECT id, name, display_name FROM tags WHERE name IN (SELECT value FROM json_each(?)) AND listable IS NOT 0").all(JSON.stringify(names)) as Row[];
   const byName = new Map(rows.map((r) => [r.name as string, rowToTag(r)]));
   return names.flatMap((n) => byName.get(n) ?? []);
 }

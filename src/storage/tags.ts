@@ -15,13 +15,13 @@ export function upsertTag(db: DB, t: { id: Id; name: string; display: string; at
   return str(r.id);
 }
 
-/** Replaces the tags of a status with `tagIds`. */
+/** Replaces the tags of a status with `tagIds`, leaving out tags a moderator made unusable. */
 export function setStatusTags(db: DB, statusId: Id, tagIds: Id[]): void {
   stmt(db, "DELETE FROM statuses_tags WHERE status_id = @id AND tag_id NOT IN (SELECT value FROM json_each(@tags))").run({
     id: BigInt(statusId),
     tags: idListJson(tagIds),
   });
-  const add = stmt(db, "INSERT OR IGNORE INTO statuses_tags (status_id, tag_id) VALUES (?, ?)");
+  const add = stmt(db, "INSERT OR IGNORE INTO statuses_tags (status_id, tag_id) SELECT ?, id FROM tags WHERE id = ? AND usable IS NOT 0");
   for (const t of tagIds) add.run(BigInt(statusId), BigInt(t));
 }
 

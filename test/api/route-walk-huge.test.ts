@@ -89,6 +89,8 @@ test("1 MB values for every text parameter are refused quickly and never stall t
   const later = await s.api(alice, "POST", "/api/v1/statuses", { status: "later", scheduled_at: new Date(s.app.now() + 3_600_000).toISOString() });
   const walled = await s.api(alice, "POST", "/api/v1/admin/domain_blocks", { domain: "walk.example" });
   const allowed = await s.api(alice, "POST", "/api/v1/admin/domain_allows", { domain: "walk.example" });
+  const ipBlock = await s.api(alice, "POST", "/api/v1/admin/ip_blocks", { ip: "192.0.2.0/24", severity: "sign_up_block" });
+  const [walkTag] = await s.api(alice, "GET", "/api/v1/admin/tags?limit=1");
   const news = await s.api(alice, "POST", "/api/roost/v1/admin/announcements", { text: "walk" });
   await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { note: "#birds @bob https://example.com/", fields_attributes: [{ name: "a", value: "https://example.com/" }] });
   await s.api(alice, "GET", "/api/v2/search?q=birds");
@@ -298,6 +300,22 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "DELETE /api/v1/admin/domain_allows/:id": () => [],
     "POST /api/v1/admin/email_domain_blocks": (h) => [{ domain: h }, { lenient: true, domain: "walk-mail.example", allow_with_approval: h }],
     "DELETE /api/v1/admin/email_domain_blocks/:id": () => [],
+    // Any text is an address to hash: the huge one is accepted (its hash, 64 characters, comes back).
+    "POST /api/v1/admin/canonical_email_blocks": (h) => [{ lenient: true, email: h }, { canonical_email_hash: h }],
+    "POST /api/v1/admin/canonical_email_blocks/test": (h) => [{ lenient: true, email: h }],
+    "DELETE /api/v1/admin/canonical_email_blocks/:id": () => [],
+    "POST /api/v1/admin/ip_blocks": (h) => [
+      { ip: h, severity: "sign_up_block" },
+      { ip: "198.51.100.1", severity: h },
+      { ip: "198.51.100.1", severity: "sign_up_block", comment: h },
+      { ip: "198.51.100.1", severity: "sign_up_block", expires_in: h },
+    ],
+    // Mastodon's update ignores invalid values and answers 200 with the record unchanged.
+    "PUT /api/v1/admin/ip_blocks/:id": (h) => [{ lenient: true, ip: h }, { lenient: true, severity: h }, { lenient: true, comment: h }, { lenient: true, expires_in: h }],
+    "PATCH /api/v1/admin/ip_blocks/:id": (h) => [{ lenient: true, severity: h }],
+    "PUT /api/v1/admin/tags/:id": (h) => [{ display_name: h }, { lenient: true, usable: h, listable: h, trendable: h }],
+    "PATCH /api/v1/admin/tags/:id": (h) => [{ display_name: h }],
+    "DELETE /api/v1/admin/ip_blocks/:id": () => [],
     "POST /api/roost/v1/admin/announcements": (h) => [
       { text: h },
       { text: "x", starts_at: h, ends_at: "2030-01-01" },
@@ -356,7 +374,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /actor/inbox": () => [],
     "POST /users/:username/inbox": () => [],
   };
-  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id, "/announcements/": news.id };
+  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id, "/ip_blocks/": ipBlock.id, "/tags/": walkTag?.id ?? "1", "/announcements/": news.id };
   const fillPath = (path: string) =>
     path.replace(/(\/\w+\/):\w+/g, (_all, prefix: string) => (ids[prefix] ? prefix + ids[prefix] : prefix + "1")).replace(":username", "alice");
 

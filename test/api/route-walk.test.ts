@@ -29,7 +29,7 @@ const PARAM_NAMES = [
   // The admin API's (alice is the owner, so its routes are walked past the permission check).
   "report_id", "warning_preset_id", "text", "send_email_notification", "category", "rule_ids", "origin", "ip",
   "role_ids", "invited_by", "permissions", "resolved", "unresolved", "target_account_id", "by_domain", "staff",
-  "subscription", "data",
+  "subscription", "data", "severity", "comment", "canonical_email_hash", "trendable", "usable", "listable", "reviewed", "unreviewed", "pending_review",
   "starts_at", "ends_at", "all_day", "with_dismissed",
   // Invites and the mailed links.
   "invite_code", "confirmation_token", "reset_password_token", "password_confirmation",

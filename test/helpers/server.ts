@@ -91,7 +91,7 @@ async function startOnFreePort(opts: StartOptions): Promise<TestServer> {
     ...opts.init,
   });
   // Recorded remote documents keep their old publication dates: no pruning by age unless asked.
-  const config = loadConfig(dataDir, { logLevel: "silent", jobsAutorun: false, poolIdleMs: 2000, backupSchedule: "off", remoteContentRetentionDays: 0, ...opts.config }, {});
+  const config = loadConfig(dataDir, { logLevel: "silent", jobsAutorun: false, poolIdleMs: 2000, backupSchedule: "off", remoteContentRetentionDays: 0, emailDnsServers: "off", ...opts.config }, {});
   const app = createApp(config, opts.logTo ? { log: createLog(config.logLevel, opts.logTo) } : {});
   let running;
   try {

@@ -1,0 +1,23 @@
+// https://docs.joinmastodon.org/entities/Tag/#admin (entities-admin.md Admin::Tag): the Tag
+// entity with the moderation flags.
+import type { App } from "../app.ts";
+import type { Id } from "../lib/ids.ts";
+import { type AdminTag, effectiveTagFlags } from "../storage/admin-tags.ts";
+import { type ApiTag, toApiTags } from "./tag.ts";
+
+export interface ApiAdminTag extends ApiTag {
+  trendable: boolean;
+  usable: boolean;
+  listable: boolean;
+  requires_review: boolean;
+}
+
+export function toApiAdminTags(app: App, tags: AdminTag[], viewerId: Id | null): ApiAdminTag[] {
+  const base = toApiTags(app, tags.map((t) => ({ id: t.id, name: t.name, displayName: t.displayName })), viewerId);
+  return tags.map((t, i) => ({
+    ...base[i],
+    ...effectiveTagFlags(t, app.config.trendsRequireReview),
+    // Mastodon: asked for review (by trending) and not reviewed yet.
+    requires_review: t.trending && t.reviewedAt === null,
+  }));
+}
