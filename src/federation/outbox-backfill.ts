@@ -23,6 +23,7 @@ import { hasType, hostOf, httpUrl, idOf, isObject, sameOrigin } from "./parse/co
 import { isNoteLike } from "./parse/note.ts";
 import { resolveStatusFromDocument } from "./resolve/statuses.ts";
 import type { ApObject } from "./types.ts";
+import { mapLimited } from "../lib/map-limited.ts";
 
 export interface OutboxBackfillOptions {
   /** Outbox posts looked at (stored or new), newest first. */
@@ -98,7 +99,7 @@ function itemTarget(item: unknown, from: string): { uri: string; embedded?: ApOb
 /** The account's post named by an item: stored, or fetched (from its own origin) and stored. */
 async function postOf(r: Run, item: unknown, from: string): Promise<Status | undefined> {
   const target = itemTarget(item, from);
-  if (!target || hostOf(target.uri) !== hostOf(r.account.uri)) return undefined;
+  if (!target || r.posts <= 0 || hostOf(target.uri) !== hostOf(r.account.uri)) return undefined;
   const known = findStatusByLink(r.app.db, target.uri, { remoteOnly: true });
   if (known) {
     if (known.accountId !== r.account.id) return undefined;
@@ -132,8 +133,20 @@ async function walkOutbox(r: Run, maxPosts: number): Promise<void> {
   r.posts = maxPosts;
   const outbox = await fetchDoc(r, url);
   if (!outbox) return;
-  for await (const { item, from } of collectionItems(pageWalk(r), outbox, outbox.id as string)) await postOf(r, item, from);
+  // A batch of items at a time, several at once (the host still sees at most
+  // backfillHostConcurrency requests): an outbox of bare ids would otherwise go one by one.
+  let batch: { item: unknown; from: string }[] = [];
+  for await (const entry of collectionItems(pageWalk(r), outbox, outbox.id as string)) {
+    batch.push(entry);
+    if (batch.length >= ITEMS_AT_ONCE * 2) {
+      await mapLimited(batch, ITEMS_AT_ONCE, (e) => postOf(r, e.item, e.from));
+      batch = [];
+    }
+  }
+  await mapLimited(batch, ITEMS_AT_ONCE, (e) => postOf(r, e.item, e.from));
 }
+
+const ITEMS_AT_ONCE = 4;
 
 /**
  * The featured collection's posts become the account's pins, newest pin first as listed; pins

@@ -14,6 +14,7 @@ import { isSuspendedDomain } from "./domain-policy.ts";
 import { fetchApObject } from "./fetch-object.ts";
 import { hostOf, httpUrl, idOf, isObject, sameOrigin } from "./parse/common.ts";
 import { collectionItems, type PageWalk } from "./collection-pages.ts";
+import { mapLimited } from "../lib/map-limited.ts";
 import { isNoteLike } from "./parse/note.ts";
 import { resolveStatusFromDocument } from "./resolve/statuses.ts";
 import { politely } from "./backfill-hosts.ts";
@@ -105,6 +106,9 @@ const pageWalk = (w: Walk): PageWalk => ({
   fetch: (id) => fetchDoc(w, id),
 });
 
+/** Items of one `replies` collection resolved at once. */
+const ITEMS_AT_ONCE = 8;
+
 /** Posts of one thread walked at once (each host still sees at most backfillHostConcurrency requests). */
 const WALKERS = 4;
 
@@ -117,13 +121,22 @@ async function visit(w: Walk, status: Status, depth: number, maxDepth: number, q
     const doc = cached ?? (await fetchDoc(w, status.uri));
     const replies = doc?.replies;
     if (doc && replies) {
+      // Items are resolved a batch at a time, several at once (each host still sees at most
+      // backfillHostConcurrency requests): one by one, a long thread would take minutes.
+      let batch: { uri: string; embedded?: ApObject }[] = [];
+      const flush = async () => {
+        await mapLimited(batch, ITEMS_AT_ONCE, (b) => resolve(w, b.uri, b.embedded));
+        batch = [];
+      };
       for await (const { item, from } of collectionItems(pageWalk(w), replies, doc.id as string)) {
         const uri = idOf(item);
         if (!uri || !httpUrl(uri) || w.posts <= 0) continue;
         // An embedded object is trusted only from its own origin; otherwise it is fetched there.
         const embedded = isObject(item) && isNoteLike(item) && sameOrigin(uri, from) ? item : undefined;
-        await resolve(w, uri, embedded);
+        batch.push({ uri, embedded });
+        if (batch.length >= ITEMS_AT_ONCE * 2) await flush();
       }
+      await flush();
     }
   }
   if (depth + 1 > maxDepth) return;
