@@ -139,3 +139,24 @@ test("Misskey threads (no `replies`, _misskey_content) are walked up; Akkoma's e
   await s.drainJobs();
   assert.deepEqual((await s.api(alice, "GET", `/api/v1/statuses/${rootId}/context`)).descendants.map((x: any) => x.uri), [reply.id]);
 });
+
+test("a viewer who blocks a thread's author, or its domain, makes this server fetch nothing", async (t) => {
+  const { s, remotes: [A], alice } = await setup(t, 1);
+  const ann = A.actor("ann");
+  const root = noteDoc(ann);
+  root.replies = `${root.id}/replies`;
+  put(A, root);
+  const id = await stored(s, root);
+  await s.drainJobs();
+  const annId = (await s.api(alice, "GET", `/api/v1/statuses/${id}`)).account.id;
+  await s.api(alice, "POST", `/api/v1/accounts/${annId}/block`);
+  const getsSoFar = () => A.requests.filter((r) => r.method === "GET").length;
+  const before = getsSoFar();
+  assert.equal((await s.req(alice, "GET", `/api/v1/statuses/${id}/context`)).headers.get("mastodon-async-refresh"), null);
+  await s.api(alice, "POST", `/api/v1/accounts/${annId}/unblock`);
+  const bob = await s.user("bob");
+  await s.api(bob, "POST", "/api/v1/domain_blocks", { domain: A.domain });
+  assert.equal((await s.req(bob, "GET", `/api/v1/statuses/${id}/context`)).headers.get("mastodon-async-refresh"), null);
+  await s.drainJobs();
+  assert.equal(getsSoFar(), before, "nothing fetched from the host (the Block itself is delivered)");
+});
