@@ -50,7 +50,7 @@ interface Run {
 
 const outOfTime = (r: Run) => r.signal.aborted;
 
-function note(r: Run, e: unknown, what: string, url: string): void {
+function logSkip(r: Run, e: unknown, what: string, url: string): void {
   if (e instanceof OutOfTime) return;
   r.app.log.debug(`outbox backfill: ${what} not fetched`, { url, err: e instanceof Error ? e.message : String(e) });
 }
@@ -60,7 +60,7 @@ async function fetchDoc(r: Run, url: string): Promise<ApObject | undefined> {
   try {
     return await politely(r.app, url, r.signal, () => fetchApObject(r.app, url, { signal: r.signal }));
   } catch (e) {
-    note(r, e, "page", url);
+    logSkip(r, e, "page", url);
     return undefined;
   }
 }
@@ -122,7 +122,7 @@ async function postOf(r: Run, item: unknown, from: string): Promise<Status | und
     }
     return status;
   } catch (e) {
-    note(r, e, "post", target.uri);
+    logSkip(r, e, "post", target.uri);
     return undefined;
   }
 }

@@ -4,7 +4,7 @@
 // them into the follower's home and lists. This decides when it runs. A profile refresh is an
 // AsyncRefresh (`Mastodon-Async-Refresh` on GET /api/v1/accounts/:id/statuses), as threads'.
 import type { App } from "../app.ts";
-import { tx } from "../db/db.ts";
+import { inTx } from "../db/db.ts";
 import { type Id, parseId } from "../lib/ids.ts";
 import { randomToken } from "../lib/crypto.ts";
 import { type Account, findAccountById } from "../storage/accounts.ts";
@@ -29,7 +29,7 @@ function mayFetchFor(app: App, viewerId: Id, account: Account): boolean {
 }
 
 function start(app: App, account: Account, payload: Record<string, unknown>): AsyncRefresh {
-  return tx(app.db, () => {
+  return inTx(app.db, () => {
     const refresh = startAsyncRefresh(app.db, { id: randomToken(16), key: accountRefreshKey(account.id), countResults: true, at: app.now() });
     // One try: a failed fetch is simply done; the next view after the interval starts another.
     app.jobs.enqueue(ACCOUNT_BACKFILL_JOB, { accountId: account.id, refreshId: refresh.id, ...payload }, { maxAttempts: 1 });
