@@ -32,10 +32,11 @@ import { admin } from "./scenarios/admin.ts";
 import { coldStart100k } from "./scenarios/cold-start.ts";
 import { soak } from "./scenarios/soak.ts";
 import { prune } from "./scenarios/prune.ts";
+import { backfill } from "./scenarios/backfill.ts";
 
 const SCENARIOS: Record<string, Scenario<any>> = {
   foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, search, admin, trends, push,
-  "cold-start": coldStart100k, soak, prune,
+  "cold-start": coldStart100k, soak, prune, backfill,
 };
 /** Run only when named: the soak takes 30 minutes. */
 const ON_REQUEST = new Set(["soak"]);

@@ -78,6 +78,27 @@ export interface Config {
   threadBackfillInterval: number;
   /** Backfill requests at once to one remote host. */
   backfillHostConcurrency: number;
+  /** Backfill requests per second to one remote host (a token bucket refilled at this rate)... */
+  backfillHostRate: number;
+  /** ... holding this many requests: a burst up to it goes out at once. */
+  backfillHostBurst: number;
+  /**
+   * A remote account's recent posts (outbox) and pinned posts (featured collection) are
+   * fetched in the background when a signed-in user lists its statuses and few are stored.
+   */
+  profileBackfill: boolean;
+  /** Outbox posts one profile job looks at; fewer stored than this counts as "few". */
+  profileBackfillMaxPosts: number;
+  /** Seconds before the same account's outbox is fetched again. */
+  profileBackfillInterval: number;
+  /** An accepted follow of a remote account merges its recent outbox posts into the follower's home and lists. */
+  followBackfill: boolean;
+  /** Outbox posts one follow job looks at. */
+  followBackfillMaxPosts: number;
+  /** Outbox (and featured) collection pages one profile or follow job fetches, at most. */
+  outboxBackfillMaxPages: number;
+  /** Seconds a profile or follow job runs before it stops where it is. */
+  outboxBackfillTimeout: number;
   /**
    * ffmpeg and ffprobe for video, audio and gifv: "" uses the binaries the npm packages ship
    * (@ffmpeg-installer/ffmpeg, @ffprobe-installer/ffprobe), "none" turns video processing off
@@ -194,6 +215,15 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   // Mastodon's FETCH_REPLIES_COOLDOWN_MINUTES default.
   threadBackfillInterval: { kind: "int", min: 0, def: 900 },
   backfillHostConcurrency: { kind: "int", min: 1, max: 16, def: 2 },
+  backfillHostRate: { kind: "int", min: 1, max: 1000, def: 20 },
+  backfillHostBurst: { kind: "int", min: 1, max: 10_000, def: 60 },
+  profileBackfill: { kind: "bool", def: true },
+  profileBackfillMaxPosts: { kind: "int", min: 1, max: 1000, def: 40 },
+  profileBackfillInterval: { kind: "int", min: 0, def: 3600 },
+  followBackfill: { kind: "bool", def: true },
+  followBackfillMaxPosts: { kind: "int", min: 1, max: 1000, def: 40 },
+  outboxBackfillMaxPages: { kind: "int", min: 1, max: 100, def: 5 },
+  outboxBackfillTimeout: { kind: "int", min: 1, max: 3600, def: 60 },
   ffmpegPath: { kind: "string", def: "" },
   ffprobePath: { kind: "string", def: "" },
   maxVideoSeconds: { kind: "int", min: 1, max: 86_400, def: 300 },

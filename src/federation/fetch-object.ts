@@ -16,6 +16,8 @@ export interface FetchObjectOptions {
    * id differs is fetched again from its id, which must then match (AP §12).
    */
   exactId?: boolean;
+  /** Stops the request where it is (a backfill job's time limit). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -43,9 +45,10 @@ function signKeyOf(app: App, signer: Account | undefined): SignKey {
   return { keyId: signer.publicKeyId ?? `${signer.uri}#main-key`, privateKeyPem: signer.privateKeyPem };
 }
 
-async function signedGet(app: App, url: string, key: SignKey, scheme: SignatureScheme): Promise<SafeResponse> {
+async function signedGet(app: App, url: string, key: SignKey, scheme: SignatureScheme, signal?: AbortSignal): Promise<SafeResponse> {
   return safeFetch(app, url, {
     method: "GET",
+    signal,
     headers: { accept: AP_ACCEPT },
     // Each redirect hop is signed again for its own URL (AP §10.1).
     sign: (u, headers) => signRequest({ method: "GET", url: u.href, headers }, key, scheme),
@@ -60,11 +63,11 @@ const sameId = (id: unknown, url: string) => typeof id === "string" && (id === u
  * trusted for the origin it was finally served from: after a redirect to another server, that
  * server could claim any id (Mastodon's origin check on the response URL).
  */
-async function getDocument(app: App, url: string, key: SignKey): Promise<ApObject | undefined> {
+async function getDocument(app: App, url: string, key: SignKey, signal?: AbortSignal): Promise<ApObject | undefined> {
   if (isSuspendedDomain(app, url)) throw new FederationError(`${new URL(url).host} is suspended`, true);
-  let res = await signedGet(app, url, key, "cavage");
+  let res = await signedGet(app, url, key, "cavage", signal);
   // RFC 9421 double-knock (AP §10.1): a peer that refuses the cavage signature may take 9421.
-  if (res.status === 400 || res.status === 401) res = await signedGet(app, url, key, "rfc9421");
+  if (res.status === 400 || res.status === 401) res = await signedGet(app, url, key, "rfc9421", signal);
   if (res.status === 404 || res.status === 410) return undefined;
   // A network failure was logged by safeFetch; an answer we cannot use is logged here, once.
   const refused = (reason: string, permanent: boolean) => {
@@ -109,12 +112,12 @@ export async function fetchApObject(app: App, url: string, opts: FetchObjectOpti
   const key = signKeyOf(app, opts.signer);
   // The fragment names a part of the document (`…/users/bob#main-key`); it is never sent.
   const plain = target.replace(/#.*$/, "");
-  const doc = await getDocument(app, plain, key);
+  const doc = await getDocument(app, plain, key, opts.signal);
   if (!doc || sameId(doc.id, plain)) return doc;
   if (opts.exactId !== false) throw refusedId(app, plain, `the document's id is ${String(doc.id).slice(0, 200)}`);
   // Found through another URL (a web URL, a redirect): only the canonical id is trusted (AP §12).
   const canonical = doc.id as string;
-  const again = await getDocument(app, canonical, key);
+  const again = await getDocument(app, canonical, key, opts.signal);
   if (again && !sameId(again.id, canonical)) throw refusedId(app, canonical, "the document's id differs");
   return again;
 }

@@ -2,8 +2,9 @@
 // ancestors (`inReplyTo`), then down the `replies` collections of the thread's remote posts
 // (paged: first/next, items as ids or embedded objects), storing what is missing as backfill
 // (no notification, fan-out, stream or delivery; ids from the publication time). Bounded by
-// threadBackfillMaxPosts/MaxDepth/MaxPages and a time limit; at most backfillHostConcurrency
-// requests at once per host; suspended domains are never asked; all through the safe fetch.
+// threadBackfillMaxPosts/MaxDepth/MaxPages and a time limit (an AbortSignal on each request,
+// so a slow host cannot hold the job past it); each host asked politely (backfill-hosts.ts);
+// suspended domains and accounts are never asked; all through the safe fetch.
 import type { App } from "../app.ts";
 import { parseId } from "../lib/ids.ts";
 import { addAsyncRefreshResults, deleteAsyncRefreshesBefore, FINISHED_REFRESH_TTL_MS, finishAsyncRefresh } from "../storage/async-refreshes.ts";
@@ -11,9 +12,13 @@ import { findStatusByLink } from "../storage/status-urls.ts";
 import { findStatusById, replyIdsOf, type Status } from "../storage/statuses.ts";
 import { isSuspendedDomain } from "./domain-policy.ts";
 import { fetchApObject } from "./fetch-object.ts";
-import { asArray, hostOf, httpUrl, idOf, isObject, sameOrigin } from "./parse/common.ts";
+import { hostOf, httpUrl, idOf, isObject, sameOrigin } from "./parse/common.ts";
+import { collectionItems, type PageWalk } from "./collection-pages.ts";
+import { mapLimited } from "../lib/map-limited.ts";
 import { isNoteLike } from "./parse/note.ts";
-import { resolveStatusByUri, resolveStatusFromDocument } from "./resolve/statuses.ts";
+import { resolveStatusFromDocument } from "./resolve/statuses.ts";
+import { politely } from "./backfill-hosts.ts";
+import { findAccountById } from "../storage/accounts.ts";
 import { linkReply } from "./thread-resolve.ts";
 import type { ApObject } from "./types.ts";
 
@@ -21,35 +26,19 @@ interface Walk {
   app: App;
   refreshId: string;
   deadline: number;
+  /** Aborts at the deadline: a request in flight stops there too. */
+  signal: AbortSignal;
   posts: number;
   pages: number;
   /** Statuses this walk stored: never fanned out when linked. */
   stored: Set<string>;
+  /** Documents fetched for a status (by uri), kept until its `replies` are read: one GET per post. */
+  docs: Map<string, ApObject>;
 }
 
-// Requests in flight per host, per app (state of the app's lifetime, not of the module's).
-const inFlight = new WeakMap<App, Map<string, { active: number; waiting: (() => void)[] }>>();
+const expired = (w: Walk) => Date.now() > w.deadline || w.signal.aborted;
 
-/** Runs `fn` once fewer than backfillHostConcurrency requests to `url`'s host are running. */
-async function politely<T>(app: App, url: string, fn: () => Promise<T>): Promise<T> {
-  const host = hostOf(url) ?? "";
-  let hosts = inFlight.get(app);
-  if (!hosts) inFlight.set(app, (hosts = new Map()));
-  let slot = hosts.get(host);
-  if (!slot) hosts.set(host, (slot = { active: 0, waiting: [] }));
-  const s = slot;
-  while (s.active >= app.config.backfillHostConcurrency) await new Promise<void>((r) => s.waiting.push(r));
-  s.active++;
-  try {
-    return await fn();
-  } finally {
-    s.active--;
-    s.waiting.shift()?.();
-    if (s.active === 0 && s.waiting.length === 0) hosts.delete(host);
-  }
-}
-
-const expired = (w: Walk) => Date.now() > w.deadline;
+const isSuspendedAccount = (app: App, accountId: string) => findAccountById(app.db, accountId)?.suspendedAt != null;
 
 /** May this walk ask `url`'s host? Not when out of time or the domain is suspended. */
 const mayAsk = (w: Walk, url: string) => !expired(w) && !!httpUrl(url) && !isSuspendedDomain(w.app, url);
@@ -58,12 +47,13 @@ const mayAsk = (w: Walk, url: string) => !expired(w) && !!httpUrl(url) && !isSus
 async function resolve(w: Walk, uri: string, embedded?: ApObject): Promise<Status | undefined> {
   const known = findStatusByLink(w.app.db, uri, { remoteOnly: true });
   if (known) return known;
-  if (w.posts <= 0 || !mayAsk(w, uri)) return undefined;
+  // Our own posts are all stored: a uri on this server that is not, does not exist.
+  if (w.posts <= 0 || !mayAsk(w, uri) || hostOf(uri) === hostOf(w.app.baseUrl)) return undefined;
   w.posts--;
   try {
-    const status = await politely(w.app, uri, () =>
-      embedded ? resolveStatusFromDocument(w.app, embedded, { backfill: true }) : resolveStatusByUri(w.app, uri, { backfill: true }),
-    );
+    const doc = embedded ?? (await politely(w.app, uri, w.signal, () => fetchApObject(w.app, uri, { exactId: false, signal: w.signal })));
+    const status = doc && (await resolveStatusFromDocument(w.app, doc, { backfill: true, signal: w.signal }));
+    if (status && doc && !embedded && status.uri === doc.id) w.docs.set(status.uri, doc);
     if (status) {
       w.stored.add(status.id);
       addAsyncRefreshResults(w.app.db, w.refreshId, 1);
@@ -78,7 +68,7 @@ async function resolve(w: Walk, uri: string, embedded?: ApObject): Promise<Statu
 async function fetchDoc(w: Walk, url: string): Promise<ApObject | undefined> {
   if (!mayAsk(w, url)) return undefined;
   try {
-    return await politely(w.app, url, () => fetchApObject(w.app, url));
+    return await politely(w.app, url, w.signal, () => fetchApObject(w.app, url, { signal: w.signal }));
   } catch (e) {
     w.app.log.debug("thread backfill: document not fetched", { url, err: e instanceof Error ? e.message : String(e) });
     return undefined;
@@ -104,56 +94,49 @@ async function walkUp(w: Walk, start: Status, maxDepth: number): Promise<Status>
   return cur;
 }
 
-/**
- * The items of a `replies` collection, page by page (first, then next), each page fetched
- * from its id unless it came embedded in a document from the same origin. A page seen
- * before ends the walk (a collection pointing to itself).
- */
-async function collectionItems(w: Walk, collection: unknown, trustedFrom: string): Promise<{ item: unknown; from: string }[]> {
-  const out: { item: unknown; from: string }[] = [];
-  const seen = new Set<string>();
-  let next: unknown = collection;
-  let from = trustedFrom;
-  while (next !== undefined && next !== null && w.pages > 0 && !expired(w)) {
-    let page: ApObject | undefined;
-    const id = idOf(next);
-    if (isObject(next) && (!id || sameOrigin(id, from))) page = next;
-    else if (id && !seen.has(id)) {
-      w.pages--;
-      page = await fetchDoc(w, id);
-      from = id;
-    }
-    if (!page) break;
-    const pageId = typeof page.id === "string" ? page.id : undefined;
-    if (pageId) {
-      if (seen.has(pageId) && page !== collection) break;
-      seen.add(pageId);
-    }
-    for (const item of [...asArray(page.orderedItems), ...asArray(page.items)]) out.push({ item, from });
-    const after = page.first ?? page.next;
-    const afterId = idOf(after);
-    if (afterId && seen.has(afterId)) break;
-    next = after;
-  }
-  return out;
-}
+/** The walk's view of a `replies` collection: pages fetched lazily, within its page and post bounds. */
+const pageWalk = (w: Walk): PageWalk => ({
+  get pages() {
+    return w.pages;
+  },
+  set pages(n: number) {
+    w.pages = n;
+  },
+  stop: () => expired(w) || w.posts <= 0,
+  fetch: (id) => fetchDoc(w, id),
+});
+
+/** Items of one `replies` collection resolved at once. */
+const ITEMS_AT_ONCE = 8;
 
 /** Posts of one thread walked at once (each host still sees at most backfillHostConcurrency requests). */
 const WALKERS = 4;
 
 /** One post of the walk down: its `replies` collection (remote posts), then its stored replies queued. */
 async function visit(w: Walk, status: Status, depth: number, maxDepth: number, queue: { status: Status; depth: number }[], visited: Set<string>): Promise<void> {
-  if (!status.local && w.posts > 0 && status.uri) {
-    const doc = await fetchDoc(w, status.uri);
+  const cached = status.uri ? w.docs.get(status.uri) : undefined;
+  if (cached) w.docs.delete(status.uri!);
+  // The replies of a suspended account's post are not asked for (nor stored: its author is refused).
+  if (!status.local && w.posts > 0 && status.uri && !isSuspendedAccount(w.app, status.accountId)) {
+    const doc = cached ?? (await fetchDoc(w, status.uri));
     const replies = doc?.replies;
     if (doc && replies) {
-      for (const { item, from } of await collectionItems(w, replies, doc.id as string)) {
+      // Items are resolved a batch at a time, several at once (each host still sees at most
+      // backfillHostConcurrency requests): one by one, a long thread would take minutes.
+      let batch: { uri: string; embedded?: ApObject }[] = [];
+      const flush = async () => {
+        await mapLimited(batch, ITEMS_AT_ONCE, (b) => resolve(w, b.uri, b.embedded));
+        batch = [];
+      };
+      for await (const { item, from } of collectionItems(pageWalk(w), replies, doc.id as string)) {
         const uri = idOf(item);
         if (!uri || !httpUrl(uri) || w.posts <= 0) continue;
         // An embedded object is trusted only from its own origin; otherwise it is fetched there.
         const embedded = isObject(item) && isNoteLike(item) && sameOrigin(uri, from) ? item : undefined;
-        await resolve(w, uri, embedded);
+        batch.push({ uri, embedded });
+        if (batch.length >= ITEMS_AT_ONCE * 2) await flush();
       }
+      await flush();
     }
   }
   if (depth + 1 > maxDepth) return;
@@ -200,6 +183,8 @@ export async function handleThreadBackfill(app: App, payload: { statusId?: unkno
       app,
       refreshId,
       deadline: Date.now() + c.threadBackfillTimeout * 1000,
+      signal: AbortSignal.timeout(c.threadBackfillTimeout * 1000),
+      docs: new Map(),
       posts: c.threadBackfillMaxPosts,
       pages: c.threadBackfillMaxPages,
       stored: new Set(),
@@ -212,4 +197,5 @@ export async function handleThreadBackfill(app: App, payload: { statusId?: unkno
   }
 }
 
-const backfillInterval = (app: App) => app.config.threadBackfillInterval * 1000;
+// Rows are kept as long as the longer interval needs them (profiles share the table).
+const backfillInterval = (app: App) => Math.max(app.config.threadBackfillInterval, app.config.profileBackfillInterval) * 1000;

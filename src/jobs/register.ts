@@ -10,6 +10,8 @@ import { trimTagHistory } from "./handlers/tag-history-trim.ts";
 import { registerFederationJobs } from "../federation/register.ts";
 import { handleThreadBackfill } from "../federation/thread-backfill.ts";
 import { THREAD_BACKFILL_JOB } from "../services/thread-refresh.ts";
+import { handleAccountBackfill } from "./handlers/account-backfill.ts";
+import { ACCOUNT_BACKFILL_JOB } from "../services/account-refresh.ts";
 import { PUBLISH_JOB } from "../services/scheduled-statuses.ts";
 import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
 import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
@@ -64,6 +66,8 @@ export function registerJobHandlers(app: App): void {
   registerFederationJobs(app);
   // Its own queue: a thread walk waits on other servers (bounded by threadBackfillTimeout).
   app.jobs.register(THREAD_BACKFILL_JOB, handleThreadBackfill, { queue: "backfill" });
+  // Profiles and accepted follows of remote accounts: the same queue (outboxBackfillTimeout).
+  app.jobs.register(ACCOUNT_BACKFILL_JOB, handleAccountBackfill, { queue: "backfill" });
   registerBackupSchedule(app);
   registerStoragePrune(app);
   registerDashboardSampler(app);

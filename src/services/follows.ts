@@ -30,6 +30,7 @@ import { isBlockedEitherWay, isBlocking, isDomainBlocking } from "../storage/rel
 import { parseAcct, requireVisibleAccount } from "./account-lookup.ts";
 import { resolveAcct } from "./remote-lookup.ts";
 import { removeAccountFromFeeds, scheduleFeedMerge } from "./feeds.ts";
+import { scheduleFollowBackfill } from "./account-refresh.ts";
 import { onFollowAccepted, onFollowRejected, onFollowRequested, onUnfollowed } from "../federation/outbox/hooks.ts";
 import { notify } from "./notifications.ts";
 import { inTx } from "../db/db.ts";
@@ -224,6 +225,8 @@ function acceptRequest(app: App, request: FollowRecord): void {
     insertFollow(app.db, { ...request, id: app.ids.next(), createdAt: now, updatedAt: now });
     adjustFollowCounts(app.db, request.accountId, request.targetAccountId, 1);
     scheduleFeedMerge(app, request.accountId, request.targetAccountId);
+    // A remote account's recent posts are fetched too, then merged the same way (issue 19).
+    scheduleFollowBackfill(app, request.accountId, request.targetAccountId);
   }
   onFollowAccepted(app, request);
   // Mastodon's FollowRequestsController#authorize notifies the target of the new follower.

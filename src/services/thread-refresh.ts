@@ -14,6 +14,8 @@ import {
   startAsyncRefresh,
 } from "../storage/async-refreshes.ts";
 import { findStatusById, type Status } from "../storage/statuses.ts";
+import { findAccountById } from "../storage/accounts.ts";
+import { isBlocking, isDomainBlocking } from "../storage/relationship-checks.ts";
 
 export const THREAD_BACKFILL_JOB = "thread.backfill";
 /** Mastodon's AsyncRefreshesConcern default. */
@@ -24,6 +26,13 @@ export const threadRefreshKey = (statusId: Id) => `context:${statusId}`;
 /** A running row whose job died with the process (it never finished) no longer counts. */
 function isLive(app: App, r: AsyncRefresh): boolean {
   return r.status === "running" && r.createdAt > app.now() - 2 * app.config.threadBackfillTimeout * 1000;
+}
+
+/** Nothing is fetched on behalf of a viewer who blocks the post's author or its domain. */
+function blocksAuthor(app: App, viewerId: Id, status: Status): boolean {
+  if (isBlocking(app.db, viewerId, status.accountId)) return true;
+  const author = findAccountById(app.db, status.accountId);
+  return !!author && (author.suspendedAt !== null || isDomainBlocking(app.db, viewerId, author.domain));
 }
 
 /** The thread has something remote: the status or a stored ancestor, or a parent still unknown. */
@@ -42,7 +51,7 @@ export function refreshThread(app: App, viewerId: Id | null, status: Status, thr
   const key = threadRefreshKey(status.id);
   const last = findAsyncRefreshByKey(app.db, key);
   if (last && isLive(app, last)) return last;
-  if (viewerId === null || !app.config.threadBackfill) return undefined;
+  if (viewerId === null || !app.config.threadBackfill || blocksAuthor(app, viewerId, status)) return undefined;
   if (last?.finishedAt && last.finishedAt > app.now() - app.config.threadBackfillInterval * 1000) return undefined;
   if (!hasRemoteParts(app, status, thread)) return undefined;
   return tx(app.db, () => {

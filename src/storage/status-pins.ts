@@ -1,4 +1,4 @@
-import { type DB, type Row, stmt, num } from "../db/db.ts";
+import { type DB, type Row, stmt, num, str } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 
 export function countPins(db: DB, accountId: Id): number {
@@ -20,4 +20,10 @@ export function insertPin(db: DB, p: { id: Id; accountId: Id; statusId: Id; crea
 
 export function deletePin(db: DB, accountId: Id, statusId: Id): void {
   stmt(db, "DELETE FROM status_pins WHERE account_id = ? AND status_id = ?").run(BigInt(accountId), BigInt(statusId));
+}
+
+/** The account's pinned status ids (at most `limit`: remote featured collections are small). */
+export function listPinnedStatusIds(db: DB, accountId: Id, limit: number): Id[] {
+  const rows = stmt(db, "SELECT status_id FROM status_pins WHERE account_id = ? ORDER BY id LIMIT ?").all(BigInt(accountId), limit) as Row[];
+  return rows.map((r) => str(r.status_id));
 }

@@ -41,8 +41,15 @@ export interface FakeRemote {
   received: Delivery[];
   /** Status an inbox answers a POST with (recorded in `received` either way); default 202. */
   respond?: (d: Delivery) => number;
-  /** Every request the server got (method path), for asserting what was fetched. */
-  requests: { method: string; path: string; signed: boolean }[];
+  /** Every request the server got (method path, when: Date.now()), for asserting what was fetched. */
+  requests: { method: string; path: string; signed: boolean; at: number }[];
+  /**
+   * Documents made on demand (a huge collection served page by page): a GET of a path this
+   * answers (a document or a status) is served from it, before the `serve`d documents.
+   */
+  dynamic?: (path: string) => Record<string, unknown> | number | undefined;
+  /** Milliseconds a GET of `path` waits before it is answered (a slow host); 0 for none. */
+  delay?: (path: string) => number;
   /** Waits until a delivery matches (polls; deliveries come from roost's job runner). */
   waitFor(pred: (d: Delivery) => boolean, timeoutMs?: number): Promise<Delivery>;
   /** POSTs an activity to `url` signed by `actor` (cavage rsa-sha256 with Digest). */
@@ -130,7 +137,7 @@ export async function startFakeRemote(opts: { connections?: ClosingMode } = {}):
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString("utf8");
     const url = new URL(req.url ?? "/", origin);
-    requests.push({ method: req.method ?? "GET", path: url.pathname + url.search, signed: !!req.headers.signature });
+    requests.push({ method: req.method ?? "GET", path: url.pathname + url.search, signed: !!req.headers.signature, at: Date.now() });
     const send = (status: number, body?: unknown, type = "application/activity+json; charset=utf-8") => {
       res.writeHead(status, body === undefined ? {} : { "content-type": type });
       res.end(body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body));
@@ -150,6 +157,12 @@ export async function startFakeRemote(opts: { connections?: ClosingMode } = {}):
       }
       return send(remote.respond?.(d) ?? 202);
     }
+    const wait = req.method === "GET" ? (remote.delay?.(url.pathname + url.search) ?? 0) : 0;
+    // Unref'd: a test that closes the server does not wait for the answer it never reads.
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait).unref());
+    const made = req.method === "GET" ? remote.dynamic?.(url.pathname + url.search) : undefined;
+    if (typeof made === "number") return send(made);
+    if (made) return send(200, made);
     if (url.pathname === "/.well-known/webfinger") {
       const resource = url.searchParams.get("resource") ?? "";
       const m = /^acct:([^@]+)@(.+)$/.exec(resource);

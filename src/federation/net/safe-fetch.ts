@@ -58,6 +58,11 @@ export interface SafeRequest {
    * by activity id.
    */
   idempotent?: boolean;
+  /**
+   * Ends the request where it is (a FetchError "timeout"): a job's own time limit, so a peer
+   * that answers slowly cannot hold the job past it.
+   */
+  signal?: AbortSignal;
 }
 
 export interface SafeResponse {
@@ -139,6 +144,7 @@ async function sendHop(app: App, target: URL, method: "GET" | "POST", base: Reco
         deadline,
         truncate: req.truncateBody ?? false,
         newConnection: attempt > 1,
+        signal: req.signal,
       });
     } catch (err) {
       if (!(err instanceof StaleConnection) || !idempotent || attempt > 1) throw err;
@@ -226,6 +232,7 @@ interface Hop {
   truncate: boolean;
   /** Bypass the keep-alive pool: a new connection, closed after this request. */
   newConnection: boolean;
+  signal?: AbortSignal;
 }
 
 /** A reused connection failed before any byte of an answer arrived: the peer had closed it. */
@@ -243,6 +250,7 @@ function requestOnce(app: App, hop: Hop): Promise<HopResponse> {
   const { url, headers } = hop;
   const remaining = hop.deadline - Date.now();
   if (remaining <= 0) return Promise.reject(new FetchError("timeout", `request to ${url.host} timed out`));
+  if (hop.signal?.aborted) return Promise.reject(new FetchError("timeout", `request to ${url.host} stopped: out of time`));
   // Node skips `lookup` for IP literals, so they are judged here, under the same policy.
   const allowPrivate = app.config.allowPrivateAddresses;
   const host = bareHost(url);
@@ -269,6 +277,7 @@ function requestOnce(app: App, hop: Hop): Promise<HopResponse> {
       clearTimeout(total);
       clearTimeout(connectTimer);
       socket?.removeListener("data", onData);
+      hop.signal?.removeEventListener("abort", onAbort);
     };
     const fail = (err: FetchError) => {
       if (settled) return;
@@ -278,6 +287,8 @@ function requestOnce(app: App, hop: Hop): Promise<HopResponse> {
       reject(err);
     };
     const total = setTimeout(() => fail(new FetchError("timeout", `request to ${url.host} timed out`)), remaining);
+    const onAbort = () => fail(new FetchError("timeout", `request to ${url.host} stopped: out of time`));
+    hop.signal?.addEventListener("abort", onAbort, { once: true });
 
     const pool = secure ? agents(app).https : agents(app).http;
     const r = (secure ? https : http).request({

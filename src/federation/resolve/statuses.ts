@@ -15,6 +15,8 @@ export interface ResolveStatusOptions {
   threadDepth?: number;
   /** Stored as backfill (remote-statuses.ts): no fan-out, stream or delivery. */
   backfill?: boolean;
+  /** Stops the fetch where it is (a backfill job's time limit). */
+  signal?: AbortSignal;
 }
 
 const sameHost = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && hostOf(a) === hostOf(b);
@@ -69,7 +71,7 @@ export async function resolveStatusByUri(app: App, uri: string, opts: ResolveSta
   if (hostOf(uri) === hostOf(app.baseUrl) || isSuspendedDomain(app, uri)) return undefined;
   try {
     // A web URL answers with the canonical object, which is fetched again from its id.
-    const doc = await fetchApObject(app, uri, { exactId: false });
+    const doc = await fetchApObject(app, uri, { exactId: false, signal: opts.signal });
     return doc && (await resolveStatusFromDocument(app, doc, opts));
   } catch (e) {
     if (e instanceof FederationError && e.permanent) return undefined;

@@ -8,6 +8,8 @@ import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { readAppParams } from "../../../params.ts";
 import { accountStatuses } from "../../../../services/timelines.ts";
 import { listsContaining } from "../../../../services/lists.ts";
+import { refreshAccountPosts } from "../../../../services/account-refresh.ts";
+import { asyncRefreshHeader } from "../../../../services/thread-refresh.ts";
 import { toApiStatusesJson } from "../../../../serializers/status.ts";
 import { toApiList } from "../../../../serializers/list.ts";
 
@@ -33,6 +35,9 @@ export function registerAccountStatusesRoutes(app: App, r: Router): void {
       },
       page,
     );
+    // A remote account with few stored posts: its outbox and pins come from a job (issue 19).
+    const refresh = asyncRefreshHeader(refreshAccountPosts(app, viewerId, getRouterParam(event, "id")));
+    if (refresh) event.res.headers.set("mastodon-async-refresh", refresh);
     // `next` only for a full page here (conventions §7); the filters travel with the links.
     setLinkHeader(app, event, p, {
       cursors: list.map((s) => s.id),
