@@ -110,15 +110,21 @@ async function inspect(make: SharpFactory, input: string): Promise<Checked | { e
 type Open = (options?: SharpOptions) => Sharp;
 
 /**
- * The pipelines' input: the file itself, or for HEIC its pixels decoded by libheif (already
- * turned by irot/imir, with no metadata, so autoOrient does nothing and nothing leaks).
+ * The pipelines' input and its upright size: the file itself, or for HEIC its pixels decoded
+ * by libheif (already turned by irot/imir, with no metadata, so autoOrient does nothing and
+ * nothing leaks), sized as decoded.
  */
-async function opener(make: SharpFactory, input: string, checked: Checked, limitInputPixels: number): Promise<Open | { error: string }> {
-  if (!checked.heic) return (o = {}) => make(input, { failOn: "error", limitInputPixels, ...o });
+async function opener(
+  make: SharpFactory,
+  input: string,
+  checked: Checked,
+  limitInputPixels: number,
+): Promise<{ open: Open; width: number; height: number } | { error: string }> {
+  if (!checked.heic) return { open: (o = {}) => make(input, { failOn: "error", limitInputPixels, ...o }), width: checked.width, height: checked.height };
   const decoded = await decodeHeic(input, MAX_PIXELS);
   if ("error" in decoded) return { error: UNVERIFIED };
   const raw = { width: decoded.width, height: decoded.height, channels: decoded.channels };
-  return (o = {}) => make(decoded.data, { limitInputPixels, ...o, raw });
+  return { open: (o = {}) => make(decoded.data, { limitInputPixels, ...o, raw }), width: decoded.width, height: decoded.height };
 }
 
 /** The stored format: JPEG, PNG and WebP stay; AVIF, HEIC and still GIFs are converted (as Mastodon). */
@@ -165,13 +171,14 @@ export async function processMediaImage({ input, outputPrefix }: MediaImageInput
   const make = await sharp();
   const checked = await inspect(make, input);
   if ("error" in checked) return { ok: false, error: checked.error };
-  const { meta, width, height, frames } = checked;
+  const { meta, frames } = checked;
   const animated = frames > 1 && (meta.format === "gif" || meta.format === "webp");
   const out = outputFormat(meta, animated);
   const written: string[] = [];
   try {
-    const open = await opener(make, input, checked, MAX_PIXELS * (animated ? frames : 1));
-    if ("error" in open) return { ok: false, error: open.error };
+    const opened = await opener(make, input, checked, MAX_PIXELS * (animated ? frames : 1));
+    if ("error" in opened) return { ok: false, error: opened.error };
+    const { open, width, height } = opened;
     const target = fitArea(width, height, ORIGINAL_PIXELS);
     let original = animated ? open({ animated: true }) : open().autoOrient();
     // Cubic rather than sharp's default Lanczos: as good for a mild downscale (at most 4:1 in
@@ -201,12 +208,12 @@ export async function processMediaThumbnail({ input, outputPrefix }: MediaImageI
   const make = await sharp();
   const checked = await inspect(make, input);
   if ("error" in checked) return { ok: false, error: checked.error.replace(/^Validation failed: File /, "Validation failed: Thumbnail ") };
-  const size = fitArea(checked.width, checked.height, SMALL_PIXELS);
   const path = `${outputPrefix}thumbnail.jpg`;
   try {
-    const open = await opener(make, input, checked, MAX_PIXELS);
-    if ("error" in open) return { ok: false, error: open.error };
-    const s = open({ pages: 1 })
+    const opened = await opener(make, input, checked, MAX_PIXELS);
+    if ("error" in opened) return { ok: false, error: opened.error };
+    const size = fitArea(opened.width, opened.height, SMALL_PIXELS);
+    const s = opened.open({ pages: 1 })
       .autoOrient()
       .resize(size.width, size.height, { fit: "fill" })
       .flatten({ background: "#ffffff" })
