@@ -31,10 +31,11 @@ import { streaming } from "./scenarios/streaming.ts";
 import { admin } from "./scenarios/admin.ts";
 import { coldStart100k } from "./scenarios/cold-start.ts";
 import { soak } from "./scenarios/soak.ts";
+import { prune } from "./scenarios/prune.ts";
 
 const SCENARIOS: Record<string, Scenario<any>> = {
   foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, search, admin, trends, push,
-  "cold-start": coldStart100k, soak,
+  "cold-start": coldStart100k, soak, prune,
 };
 /** Run only when named: the soak takes 30 minutes. */
 const ON_REQUEST = new Set(["soak"]);

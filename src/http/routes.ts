@@ -48,6 +48,7 @@ import { registerFiltersV2Routes } from "./routes/api/v2/filters.ts";
 import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts";
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
+import { registerAdminDashboardRoutes } from "./routes/admin-dashboard.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
 import { registerOEmbedRoutes } from "./routes/oembed.ts";
 import { registerStreamingRoutes } from "./routes/api/v1/streaming.ts";
@@ -55,6 +56,11 @@ import { registerAdminAccountsRoutes } from "./routes/api/v1/admin/accounts.ts";
 import { registerAdminReportsRoutes } from "./routes/api/v1/admin/reports.ts";
 import { registerAdminDomainBlocksRoutes } from "./routes/api/v1/admin/domain-blocks.ts";
 import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/email-domain-blocks.ts";
+import { registerAnnouncementsRoutes } from "./routes/api/v1/announcements.ts";
+import { registerAdminAnnouncementsRoutes } from "./routes/api/v1/admin/announcements.ts";
+import { registerEmailsRoutes } from "./routes/api/v1/emails.ts";
+import { registerInviteRoutes } from "./routes/invites.ts";
+import { registerAdminMetricsRoutes } from "./routes/api/v1/admin/metrics.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -106,10 +112,16 @@ export function registerRoutes(app: App, r: Router): void {
   registerAdminReportsRoutes(app, r);
   registerAdminDomainBlocksRoutes(app, r);
   registerAdminEmailDomainBlocksRoutes(app, r);
+  registerAnnouncementsRoutes(app, r);
+  registerAdminAnnouncementsRoutes(app, r);
+  registerEmailsRoutes(app, r);
+  registerInviteRoutes(app, r);
+  registerAdminMetricsRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);
+  registerAdminDashboardRoutes(app, r);
   registerAuthorizeInteractionRoutes(app, r);
   registerStreamingRoutes(app, r);
   if (app.config.benchRoutes) registerBenchRoutes(app, r);

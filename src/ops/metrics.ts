@@ -22,25 +22,49 @@ export interface Metrics {
    * `roost_streaming_connections` here (labels: none) when it exists.
    */
   gauge(name: string, help: string, read: () => number): void;
+  /**
+   * Deliveries done since the previous call: the admin dashboard's hourly sample
+   * (ops/dashboard-samples.ts) counts them whether or not Prometheus is on.
+   */
+  takeDeliveries(): number;
   /** The Prometheus text exposition. */
   render(): Promise<string>;
   readonly contentType: string;
 }
 
-const DISABLED: Metrics = {
-  enabled: false,
-  request() {},
-  job() {},
-  gauge() {},
-  render: async () => "",
-  contentType: "text/plain; version=0.0.4; charset=utf-8",
-};
+/** Counts done deliveries between two takes (per App: no module-level state). */
+function deliveryCounter() {
+  let n = 0;
+  return {
+    count: (name: string, outcome: JobOutcome) => {
+      if (name === "federation.deliver" && outcome === "done") n++;
+    },
+    take: () => {
+      const v = n;
+      n = 0;
+      return v;
+    },
+  };
+}
+
+function disabled(): Metrics {
+  const done = deliveryCounter();
+  return {
+    enabled: false,
+    request() {},
+    job: (name, _queue, outcome) => done.count(name, outcome),
+    gauge() {},
+    takeDeliveries: done.take,
+    render: async () => "",
+    contentType: "text/plain; version=0.0.4; charset=utf-8",
+  };
+}
 
 /** Latency buckets in seconds: API reads answer in ms; inbox and uploads may take longer. */
 const BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export function createMetrics(app: App): Metrics {
-  if (!app.config.metricsToken) return DISABLED;
+  if (!app.config.metricsToken) return disabled();
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
 
@@ -125,6 +149,7 @@ export function createMetrics(app: App): Metrics {
   });
 
   const gauges = new Set<string>();
+  const done = deliveryCounter();
   return {
     enabled: true,
     request(group, method, status, seconds) {
@@ -134,6 +159,7 @@ export function createMetrics(app: App): Metrics {
     job(name, queue, outcome) {
       jobs.inc({ name, queue, outcome });
       if (name === "federation.deliver") deliveries.inc({ outcome });
+      done.count(name, outcome);
     },
     gauge(name, help, read) {
       if (gauges.has(name)) return;
@@ -147,6 +173,7 @@ export function createMetrics(app: App): Metrics {
         },
       });
     },
+    takeDeliveries: done.take,
     render: () => registry.metrics(),
     contentType: registry.contentType,
   };

@@ -23,6 +23,12 @@ const DAY = 86_400_000;
 /** What arrived in the last day is never pruned for the budget (people are reading it). */
 const BUDGET_FLOOR_MS = DAY;
 const BATCH = 100;
+/**
+ * Remote posts go 500 to a transaction: a commit (an fsync under synchronous=FULL) per 100 was
+ * most of the time of a large prune, and 500 rows take tens of milliseconds, a short enough
+ * hold of the write lock (readers never wait for it in WAL mode). See bench/scenarios/prune.ts.
+ */
+const STATUS_BATCH = 500;
 
 export const STORAGE_PRUNE_JOB = "storage.prune";
 
@@ -96,7 +102,7 @@ export async function pruneStorage(app: App, opts: PruneOptions = {}): Promise<P
     let after: Id = "0";
     for (;;) {
       if (untilUnder && !over()) return;
-      const batch = untouchedRemoteStatuses(app.db, after, beforeId, BATCH);
+      const batch = untouchedRemoteStatuses(app.db, after, beforeId, STATUS_BATCH);
       if (batch.length === 0) return;
       let ids = batch.map((c) => c.id);
       if (untilUnder) {
@@ -145,8 +151,9 @@ export async function pruneStorage(app: App, opts: PruneOptions = {}): Promise<P
         const m = await evictAccountImages(app, id, dryRun);
         addEvicted(report.media, m);
         mediaFreed(m.bytes);
-        if (!dryRun) retireRemoteAccount(app.db, id);
       }
+      // One commit for the batch, not one per account.
+      if (!dryRun) tx(app.db, () => batch.forEach((id) => retireRemoteAccount(app.db, id)));
       report.accounts.count += batch.length;
       progress("accounts", report.accounts.count);
       await new Promise((r) => setImmediate(r));

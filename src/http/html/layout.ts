@@ -26,13 +26,13 @@ ul.perms{padding-left:1.2rem}
 code,.code{font-family:ui-monospace,monospace}
 `;
 
-/** The page shell: a nonce-guarded inline style (and script when a page needs one). */
-export function layout(o: { title: string; body: string; nonce: string; script?: string }): string {
+/** The page shell: a nonce-guarded inline style (and script when a page needs one); `style` adds a page's own rules. */
+export function layout(o: { title: string; body: string; nonce: string; script?: string; style?: string }): string {
   const script = o.script ? `<script nonce="${esc(o.nonce)}">${o.script}</script>` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${esc(o.title)}</title>
-<style nonce="${esc(o.nonce)}">${STYLE}</style></head>
+<style nonce="${esc(o.nonce)}">${STYLE}${o.style ?? ""}</style></head>
 <body><main>${o.body}</main>${script}</body></html>`;
 }
 
