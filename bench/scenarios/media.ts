@@ -10,6 +10,7 @@ import { createUser } from "../../src/services/users.ts";
 import { sampleRss, treeRssMb } from "../lib/rss.ts";
 import { median, quantile } from "../lib/stats.ts";
 import type { Check, MeasureContext, Metric, RunSummary, Scenario } from "../scenario.ts";
+import { measureVideo, videoChecks } from "./media-video.ts";
 
 const WIDTH = 4000;
 const HEIGHT = 3000; // 12 MP
@@ -23,7 +24,7 @@ interface Seed {
   token: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A photo-like 12 MP JPEG (smooth shapes plus sensor noise, ~5 MB at quality 90), stored
@@ -46,12 +47,19 @@ async function phonePhoto(): Promise<Buffer> {
 
 let photo: Buffer | undefined;
 
+export interface UploadFile {
+  data: Uint8Array;
+  type: string;
+  name: string;
+}
+
 /** POST /api/v2/media, then GET /api/v1/media/:id until the upload is ready; ms until then. */
-async function uploadUntilReady(url: string, token: string): Promise<number> {
+export async function uploadUntilReady(url: string, token: string, file?: UploadFile): Promise<number> {
   const started = performance.now();
   const form = new FormData();
-  form.append("file", new Blob([new Uint8Array(photo!)], { type: "image/jpeg" }), "IMG_0001.JPG");
-  form.append("description", "A benchmark photo");
+  const f = file ?? { data: photo!, type: "image/jpeg", name: "IMG_0001.JPG" };
+  form.append("file", new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
+  form.append("description", "A benchmark upload");
   const res = await fetch(`${url}/api/v2/media`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
   const body = (await res.json()) as { id: string; url: string | null };
   if (res.status !== 200 && res.status !== 202) throw new Error(`upload answered ${res.status}: ${JSON.stringify(body)}`);
@@ -65,13 +73,13 @@ async function uploadUntilReady(url: string, token: string): Promise<number> {
   return performance.now() - started;
 }
 
-interface Runtime {
+export interface Runtime {
   eventLoopDelayMs: { p50: number; p99: number; max: number };
   poolThreads: number;
   memoryMb: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
 }
 
-async function runtime(url: string, reset = false): Promise<Runtime> {
+export async function runtime(url: string, reset = false): Promise<Runtime> {
   const res = await fetch(`${url}/api/v1/_bench/runtime${reset ? "?reset=1" : ""}`);
   return (await res.json()) as Runtime;
 }
@@ -81,7 +89,7 @@ async function runtime(url: string, reset = false): Promise<Runtime> {
  * `READ_EVERY_MS` (people scrolling while others post photos), so the figure is the latency a
  * reader sees, not the server's saturated throughput. The latencies in ms.
  */
-async function readHomeUntil(url: string, token: string, done: Promise<unknown>): Promise<number[]> {
+export async function readHomeUntil(url: string, token: string, done: Promise<unknown>): Promise<number[]> {
   let finished = false;
   void done.finally(() => (finished = true));
   const latencies: number[] = [];
@@ -166,17 +174,18 @@ async function measure(ctx: MeasureContext<Seed>): Promise<{ metrics: Metric[] }
   metrics.push({ name: "burst: event loop delay p99", value: loop.p99, unit: "ms" });
   metrics.push({ name: "burst: event loop delay max", value: loop.max, unit: "ms" });
   metrics.push({ name: "machine load average at the end", value: Math.round(loadavg()[0] * 10) / 10, unit: "runnable" });
+  metrics.push(...(await measureVideo(url, seed.token, trials)));
   return { metrics };
 }
 
-function budget(name: string, m: Metric | undefined, max: number): Check {
+export function budget(name: string, m: Metric | undefined, max: number): Check {
   if (m?.value == null) return { name, ok: null, detail: "not measured" };
   return { name, ok: m.value < max, detail: `${m.value} ${m.unit}${m.trials ? ` (trials: ${m.trials.join(", ")})` : ""}` };
 }
 
 export const media: Scenario<Seed> = {
   name: "media",
-  description: `${WIDTH}x${HEIGHT} JPEG uploads: one at a time, ${BURST} at once while the home timeline is read, idle RSS after`,
+  description: `${WIDTH}x${HEIGHT} JPEG uploads: one at a time, ${BURST} at once while the home timeline is read, idle RSS after; then 10 s 720p video (remuxed and transcoded)`,
   async seed(app: App) {
     const cli = ensureBuiltinApp(app, CLI_APP);
     const reader = await createUser(app, { username: "reader", email: "reader@bench.test", password: "bench password 1" });
@@ -200,6 +209,7 @@ export const media: Scenario<Seed> = {
       { name: "event loop delay p99 during the burst (recorded)", ok: loop?.value == null ? null : true, detail: loop?.value == null ? "not measured" : `${loop.value} ms` },
       budget("idle RSS after the burst (pool shrunk) < 100 MB", find("idle RSS after the burst, pool shrunk"), 100),
       budget("idle RSS before any upload < 100 MB", s.idleRssMb === null ? undefined : { name: "idle", value: Math.round(s.idleRssMb * 10) / 10, unit: "MB" }, 100),
+      ...videoChecks(s),
     ];
   },
 };

@@ -64,6 +64,8 @@ export interface Config {
   cacheRemoteMedia: boolean;
   /** Byte budget of that cache: least recently cached files beyond it are evicted. */
   remoteMediaCacheBytes: number;
+  /** Largest remote video or audio file copied (Mastodon's remote file limit, MAX_VIDEO_SIZE). */
+  maxRemoteMediaBytes: number;
   /**
    * Remote threads are completed in the background (ancestors and `replies` collections) when a
    * signed-in user opens one or interacts with a remote post; the bounds of each such job.
@@ -207,6 +209,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   s3Acl: { kind: "string", def: "public-read" },
   cacheRemoteMedia: { kind: "bool", def: true },
   remoteMediaCacheBytes: { kind: "int", min: 0, def: 1024 * 1024 * 1024 },
+  maxRemoteMediaBytes: { kind: "int", min: 1024, def: 99 * 1024 * 1024 },
   threadBackfill: { kind: "bool", def: true },
   threadBackfillMaxPosts: { kind: "int", min: 1, max: 100_000, def: 500 },
   threadBackfillMaxDepth: { kind: "int", min: 1, max: 1000, def: 32 },

@@ -15,9 +15,18 @@ import { sniffUploadType } from "../media/upload-types.ts";
 import { type Account, findAccountById } from "../storage/accounts.ts";
 import { findMediaByStatusIds, type MediaAttachment } from "../storage/media-attachments.ts";
 import { findMediaById } from "../storage/media-uploads.ts";
-import { type CacheEntry, dropCacheEntry, findCacheEntry, insertCacheEntry, showCachedAttachment, showCachedProfileImage } from "../storage/remote-media-cache.ts";
+import {
+  type CacheEntry,
+  type CachedAttachment,
+  dropCacheEntry,
+  findCacheEntry,
+  insertCacheEntry,
+  showCachedAttachment,
+  showCachedProfileImage,
+} from "../storage/remote-media-cache.ts";
 import type { ProfileImageResult } from "../workers/image-tasks.ts";
-import type { MediaImageResult, ThumbnailResult } from "../workers/media-tasks.ts";
+import type { MediaImageResult, StagedImage, ThumbnailResult } from "../workers/media-tasks.ts";
+import { type AvProcessor, copiesAvFile, fetchRemoteAvFile } from "./remote-av-files.ts";
 
 // Local copies of remote media (issue 10 part 6), made by jobs (media/remote-cache-jobs.ts)
 // so that clients never hot-link other servers. The file is fetched with the federation's safe
@@ -58,58 +67,87 @@ async function withStaged<T>(app: App, data: Buffer, fn: (input: string, outputP
 
 const ext = (p: string) => p.slice(p.lastIndexOf(".") + 1);
 
-/**
- * Copies one remote attachment: an image whole (original and small preview), anything else
- * (video, audio: no transcoding here yet) by its preview image only. True when a copy is shown.
- */
-export async function cacheRemoteAttachment(app: App, m: MediaAttachment): Promise<boolean> {
-  if (!m.remoteUrl || m.file || m.thumbnailFile) return false;
-  const source = m.type === "image" ? m.remoteUrl : m.thumbnailRemoteUrl;
-  if (!source) return false;
-  const data = await download(app, source);
-  if (!data || !sniffUploadType(data)) return false;
-  const folder = `cache/media_attachments/${randomToken(12)}`;
+/** Stores staged files under their names; on failure removes what was stored and staged, and rethrows. */
+async function storeAll(app: App, items: { name: string; staged: StagedImage }[]): Promise<void> {
   const store = mediaStore(app);
-  let show: Parameters<typeof showCachedAttachment>[1];
-  let files: string[];
-  let bytes: number;
+  try {
+    for (const { name, staged } of items) await store.putFile(name, staged.path, staged.contentType);
+  } catch (err) {
+    await store.remove(items.map((i) => i.name));
+    await removeStaged(items.map((i) => i.staged.path));
+    throw err;
+  }
+}
+
+/** The remote preview (`icon`) of a video or audio attachment: 640x360 JPEG and blurhash. */
+async function fetchRemotePreview(app: App, url: string): Promise<Extract<ThumbnailResult, { ok: true }> | undefined> {
+  const data = await download(app, url);
+  if (!data || !sniffUploadType(data)) return undefined;
+  const r = await withStaged(app, data, (input, outputPrefix) => app.pool.run<ThumbnailResult>("processMediaThumbnail", { input, outputPrefix }));
+  return r.ok ? r : undefined;
+}
+
+/**
+ * Copies one remote attachment: an image whole (original and small preview); a video, gifv or
+ * audio file whole too (processed as an upload, with its poster frame) when ffmpeg is on and
+ * `av` is given, and its remote preview if it has one. When the file cannot be copied (too
+ * large, unreachable, refused) its preview still is: the file is then played from its origin,
+ * as Mastodon shows a remote file it did not download. True when a copy is shown.
+ */
+export async function cacheRemoteAttachment(app: App, m: MediaAttachment, av?: AvProcessor): Promise<boolean> {
+  if (!m.remoteUrl || m.file || m.thumbnailFile) return false;
+  const folder = `cache/media_attachments/${randomToken(12)}`;
+  let show: CachedAttachment;
+  let items: { name: string; staged: StagedImage }[];
+  let source: string;
   if (m.type === "image") {
+    source = m.remoteUrl;
+    const data = await download(app, source);
+    if (!data || !sniffUploadType(data)) return false;
     const r = await withStaged(app, data, (input, outputPrefix) => app.pool.run<MediaImageResult>("processMediaImage", { input, outputPrefix }));
     if (!r.ok) return false;
-    files = [`${folder}/original.${ext(r.original.path)}`, `${folder}/small.${ext(r.small.path)}`];
-    try {
-      await store.putFile(files[0], r.original.path, r.original.contentType);
-      await store.putFile(files[1], r.small.path, r.small.contentType);
-    } catch (err) {
-      await store.remove(files);
-      await removeStaged([r.original.path, r.small.path]);
-      throw err;
-    }
-    bytes = r.original.size + r.small.size;
+    items = [
+      { name: `${folder}/original.${ext(r.original.path)}`, staged: r.original },
+      { name: `${folder}/small.${ext(r.small.path)}`, staged: r.small },
+    ];
     show = {
       id: m.id,
       sourceUrl: m.remoteUrl,
-      file: files[0],
-      smallFile: files[1],
+      file: items[0].name,
+      smallFile: items[1].name,
       thumbnailFile: null,
       fileSize: r.original.size,
       blurhash: r.blurhash,
       small: { width: r.small.width, height: r.small.height },
     };
   } else {
-    const r = await withStaged(app, data, (input, outputPrefix) => app.pool.run<ThumbnailResult>("processMediaThumbnail", { input, outputPrefix }));
-    if (!r.ok) return false;
-    files = [`${folder}/thumbnail.jpg`];
-    try {
-      await store.putFile(files[0], r.thumbnail.path, r.thumbnail.contentType);
-    } catch (err) {
-      await store.remove(files);
-      await removeStaged([r.thumbnail.path]);
-      throw err;
-    }
-    bytes = r.thumbnail.size;
-    show = { id: m.id, sourceUrl: m.remoteUrl, file: null, smallFile: null, thumbnailFile: files[0], fileSize: null, blurhash: r.blurhash, small: null };
+    const file = copiesAvFile(app, m, av) ? await fetchRemoteAvFile(app, m, av) : undefined;
+    const preview = m.thumbnailRemoteUrl ? await fetchRemotePreview(app, m.thumbnailRemoteUrl) : undefined;
+    if (!file && !preview) return false;
+    // The first file is what the entity shows (SHOWN in storage/remote-media-cache.ts).
+    items = [];
+    if (file) items.push({ name: `${folder}/original.${ext(file.original.path)}`, staged: file.original });
+    if (file?.small) items.push({ name: `${folder}/small.${ext(file.small.path)}`, staged: file.small });
+    if (preview) items.push({ name: `${folder}/thumbnail.jpg`, staged: preview.thumbnail });
+    const name = (staged: StagedImage | null | undefined) => items.find((i) => i.staged === staged)?.name ?? null;
+    // As Mastodon's meta: the author's preview, when there is one, is what `small` describes.
+    const small = preview?.thumbnail ?? file?.small ?? null;
+    show = {
+      id: m.id,
+      sourceUrl: m.remoteUrl,
+      file: name(file?.original),
+      smallFile: name(file?.small),
+      thumbnailFile: name(preview?.thumbnail),
+      fileSize: file?.original.size ?? null,
+      blurhash: preview?.blurhash ?? file?.blurhash ?? null,
+      small: small ? { width: small.width, height: small.height } : null,
+      ...(file ? { type: file.type, original: file.meta.original } : {}),
+    };
+    source = file ? m.remoteUrl : m.thumbnailRemoteUrl!;
   }
+  await storeAll(app, items);
+  const files = items.map((i) => i.name);
+  const bytes = items.reduce((n, i) => n + i.staged.size, 0);
   const entry: CacheEntry = { kind: "attachment", ownerId: m.id, sourceUrl: source, files, bytes, cachedAt: app.now() };
   const shown = tx(app.db, () => {
     if (!showCachedAttachment(app.db, show)) return false;
@@ -117,12 +155,15 @@ export async function cacheRemoteAttachment(app: App, m: MediaAttachment): Promi
     return true;
   });
   // The row changed meanwhile (deleted, edited away, copied by another run): nothing shows these.
-  if (!shown) await store.remove(files);
+  if (!shown) await mediaStore(app).remove(files);
   return shown;
 }
 
-/** Copies the current attachments of a remote status that have no copy yet. */
-export async function cacheStatusMedia(app: App, statusId: Id): Promise<number> {
+/**
+ * Copies the current attachments of a remote status that have no copy yet; video and audio
+ * files only with `av`, the upload processor (the job passes it).
+ */
+export async function cacheStatusMedia(app: App, statusId: Id, av?: AvProcessor): Promise<number> {
   const media = findMediaByStatusIds(app.db, [statusId]).get(statusId) ?? [];
   const author = media.length ? findAccountById(app.db, media[0].accountId) : undefined;
   if (!author || author.domain === null || author.suspendedAt !== null || mediaRejected(app, author)) return 0;
@@ -130,7 +171,7 @@ export async function cacheStatusMedia(app: App, statusId: Id): Promise<number> 
   for (const m of media) {
     // Re-read: an earlier copy of this status may have taken long.
     const row = findMediaById(app.db, m.id);
-    if (row && (await cacheRemoteAttachment(app, row))) copied++;
+    if (row && (await cacheRemoteAttachment(app, row, av))) copied++;
   }
   return copied;
 }

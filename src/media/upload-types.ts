@@ -26,6 +26,7 @@ const TYPES = {
   gif: image("gif", "image/gif"),
   webp: image("webp", "image/webp"),
   avif: image("avif", "image/avif"),
+  heic: { ...image("heif", "image/heic"), aliases: ["image/heif"] },
   mp4: { kind: "video", format: "mp4", contentType: "video/mp4" },
   mov: { kind: "video", format: "mov", contentType: "video/quicktime" },
   webm: { kind: "video", format: "webm", contentType: "video/webm", aliases: ["audio/webm"] },
@@ -41,8 +42,7 @@ const TYPES = {
 /**
  * The instance's `configuration.media_attachments.supported_mime_types`: exactly the types
  * accepted, so with ffmpeg the video and audio ones too (media/ffmpeg.ts ffmpegTools). HEIC
- * is not among them: the libvips that sharp ships decodes AV1 HEIF (AVIF) but not HEVC, and
- * the ffmpeg the npm package ships (4.1) reads no HEIF images either.
+ * is decoded by libheif in wasm (workers/heic.ts): sharp's libvips has no HEVC decoder.
  */
 export function uploadContentTypes(opts: { ffmpeg: boolean }): string[] {
   return Object.values(TYPES as Record<string, UploadType>)
@@ -71,12 +71,15 @@ function isoBrands(b: Uint8Array): string[] | undefined {
   return brands;
 }
 
-/** HEIF brands of HEVC stills and sequences (iPhone photos): refused, see uploadContentTypes. */
+/**
+ * HEIF brands of HEVC stills and sequences (iPhone photos), and the generic image brands: the
+ * image worker reads the primary image and accepts it when it is HEVC (or AV1).
+ */
 const HEIF_BRANDS = new Set(["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"]);
 
 function isoType(brands: string[]): UploadType | undefined {
   if (brands.some((x) => x === "avif" || x === "avis")) return TYPES.avif;
-  if (brands.some((x) => HEIF_BRANDS.has(x))) return undefined;
+  if (brands.some((x) => HEIF_BRANDS.has(x))) return TYPES.heic;
   const major = brands[0];
   if (major === "M4A " || major === "M4B ") return TYPES.m4a;
   if (major === "qt  ") return TYPES.mov;

@@ -1,5 +1,6 @@
 import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
+import { ffmpegTools } from "../media/ffmpeg.ts";
 import { enqueueStatusMediaCache } from "../media/remote-cache-jobs.ts";
 import { hasUncachedRemoteMedia } from "../storage/remote-media-cache.ts";
 import type { Status } from "../storage/statuses.ts";
@@ -19,7 +20,7 @@ export function requestRemoteMediaCopy(app: App, status: Status): void {
   const now = app.now();
   const last = asked.get(status.id);
   if (last !== undefined && now - last < WINDOW_MS) return;
-  if (!hasUncachedRemoteMedia(app.db, status.id)) return;
+  if (!hasUncachedRemoteMedia(app.db, status.id, ffmpegTools(app) !== undefined)) return;
   if (asked.size >= MAX_TRACKED) asked.delete(asked.keys().next().value!);
   asked.set(status.id, now);
   enqueueStatusMediaCache(app, status.id);

@@ -1,7 +1,7 @@
 import { type DB, type Row, stmt, str, num } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
 import { ofBlockedDomainSql } from "./domain-blocks.ts";
-import type { MediaSize } from "./media-attachments.ts";
+import type { MediaAvOriginal, MediaSize, MediaType } from "./media-attachments.ts";
 
 // The remote media cache (migration 0043): which local copies exist, of what, how big. The
 // entity columns that show a copy are written here too, in the same statements' transaction
@@ -101,17 +101,33 @@ export function listEntriesOldestFirst(db: DB, after: { cachedAt: number; ownerI
   return (rows as Row[]).map(rowToEntry);
 }
 
+export interface CachedAttachment {
+  id: Id;
+  sourceUrl: string;
+  file: string | null;
+  smallFile: string | null;
+  thumbnailFile: string | null;
+  fileSize: number | null;
+  blurhash: string | null;
+  small: MediaSize | null;
+  /**
+   * A copied video or audio file: what processing found it to be (a silent video is gifv) and
+   * ffprobe's reading of the stored file; both stay true of the origin's file after a prune.
+   */
+  type?: MediaType;
+  original?: MediaAvOriginal;
+}
+
 /** Shows a copy of a remote attachment, unless the row changed meanwhile. True when written. */
-export function showCachedAttachment(
-  db: DB,
-  c: { id: Id; sourceUrl: string; file: string | null; smallFile: string | null; thumbnailFile: string | null; fileSize: number | null; blurhash: string | null; small: MediaSize | null },
-): boolean {
+export function showCachedAttachment(db: DB, c: CachedAttachment): boolean {
   return (
     stmt(
       db,
       `UPDATE media_attachments SET file = @file, small_file = @small, thumbnail_file = @thumb, file_size = @size,
-         blurhash = coalesce(blurhash, @blurhash),
-         meta = CASE WHEN @smallMeta IS NULL THEN meta ELSE json_set(coalesce(meta, '{}'), '$.small', json(@smallMeta)) END
+         blurhash = coalesce(blurhash, @blurhash), type = coalesce(@type, type),
+         meta = json_set(coalesce(meta, '{}'),
+           '$.small', CASE WHEN @smallMeta IS NULL THEN json_extract(coalesce(meta, '{}'), '$.small') ELSE json(@smallMeta) END,
+           '$.original', CASE WHEN @original IS NULL THEN json_extract(coalesce(meta, '{}'), '$.original') ELSE json(@original) END)
        WHERE id = @id AND remote_url = @source AND file IS NULL AND thumbnail_file IS NULL`,
     ).run({
       id: BigInt(c.id),
@@ -122,6 +138,8 @@ export function showCachedAttachment(
       size: c.fileSize,
       blurhash: c.blurhash,
       smallMeta: c.small ? JSON.stringify(c.small) : null,
+      type: c.type ?? null,
+      original: c.original ? JSON.stringify(c.original) : null,
     }).changes === 1
   );
 }
@@ -158,14 +176,17 @@ export function dropCacheEntry(db: DB, e: CacheEntry): void {
   deleteCacheEntry(db, e.kind, e.ownerId);
 }
 
-/** Whether a status has a remote attachment that could be copied and has no copy now. */
-export function hasUncachedRemoteMedia(db: DB, statusId: Id): boolean {
+/**
+ * Whether a status has a remote attachment that could be copied and has no copy now: a photo,
+ * anything with a preview, and with `av` (ffmpeg is on) a video, gifv or audio file.
+ */
+export function hasUncachedRemoteMedia(db: DB, statusId: Id, av: boolean): boolean {
   return (
     stmt(
       db,
-      `SELECT 1 FROM media_attachments WHERE status_id = ? AND remote_url IS NOT NULL AND file IS NULL AND thumbnail_file IS NULL
-         AND (type = 'image' OR thumbnail_remote_url IS NOT NULL) LIMIT 1`,
-    ).get(BigInt(statusId)) !== undefined
+      `SELECT 1 FROM media_attachments WHERE status_id = @id AND remote_url IS NOT NULL AND file IS NULL AND thumbnail_file IS NULL
+         AND (type = 'image' OR thumbnail_remote_url IS NOT NULL OR (@av AND type IN ('video', 'gifv', 'audio'))) LIMIT 1`,
+    ).get({ id: BigInt(statusId), av: av ? 1 : 0 }) !== undefined
   );
 }
 

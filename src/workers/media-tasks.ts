@@ -5,6 +5,7 @@ import { rm } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { encode as encodeBlurhash } from "blurhash";
 import type { FormatEnum, Metadata, Sharp, SharpOptions } from "sharp";
+import { decodeHeic } from "./heic.ts";
 
 // Mastodon's limits (Attachmentable, MediaAttachment IMAGE_STYLES).
 /** Larger images are refused: 7680x4320. */
@@ -56,8 +57,9 @@ async function sharp(): Promise<SharpFactory> {
   return factory;
 }
 
-/** Decoders accepted for media attachments (HEIF only with AV1, i.e. AVIF). */
+/** Decoders accepted for media attachments (HEIF: AV1, i.e. AVIF, and HEVC, i.e. HEIC). */
 const ACCEPTED: ReadonlySet<keyof FormatEnum> = new Set(["jpeg", "png", "gif", "webp", "heif"]);
+const HEIF_COMPRESSIONS = new Set(["av1", "hevc"]);
 
 /** The message for an undecodable file, as Mastodon's (Paperclip's) for the same case. */
 const UNVERIFIED = "File type of uploaded media could not be verified";
@@ -75,6 +77,8 @@ interface Checked {
   /** One frame's height. */
   height: number;
   frames: number;
+  /** HEVC in HEIF: decoded by libheif (workers/heic.ts), not by sharp. */
+  heic: boolean;
 }
 
 /** Reads the header only (no pixels are decoded) and applies the size limits. */
@@ -85,10 +89,11 @@ async function inspect(make: SharpFactory, input: string): Promise<Checked | { e
   } catch {
     return { error: UNVERIFIED };
   }
-  if (!ACCEPTED.has(meta.format) || (meta.format === "heif" && meta.compression !== "av1")) {
+  if (!ACCEPTED.has(meta.format) || (meta.format === "heif" && !HEIF_COMPRESSIONS.has(meta.compression ?? ""))) {
     return { error: "Validation failed: File content type is invalid" };
   }
-  const frames = meta.pages ?? 1;
+  // HEIF's other top-level images (a burst, a bracket) are not frames: only the primary is read.
+  const frames = meta.format === "heif" ? 1 : (meta.pages ?? 1);
   const oriented = meta.autoOrient ?? { width: meta.width, height: meta.height };
   const width = oriented.width;
   const height = frames > 1 && meta.pageHeight ? meta.pageHeight : oriented.height;
@@ -98,10 +103,31 @@ async function inspect(make: SharpFactory, input: string): Promise<Checked | { e
   if (frames > 1 && width * height * frames > MAX_PIXELS) {
     return { error: `${width}x${height} animations of ${frames} frames are not supported` };
   }
-  return { meta, width, height, frames };
+  return { meta, width, height, frames, heic: meta.format === "heif" && meta.compression === "hevc" };
 }
 
-/** The stored format: JPEG, PNG and WebP stay; AVIF and still GIFs are converted (as Mastodon). */
+/** Opens the checked input for one sharp pipeline (options such as `pages` per pipeline). */
+type Open = (options?: SharpOptions) => Sharp;
+
+/**
+ * The pipelines' input and its upright size: the file itself, or for HEIC its pixels decoded
+ * by libheif (already turned by irot/imir, with no metadata, so autoOrient does nothing and
+ * nothing leaks), sized as decoded.
+ */
+async function opener(
+  make: SharpFactory,
+  input: string,
+  checked: Checked,
+  limitInputPixels: number,
+): Promise<{ open: Open; width: number; height: number } | { error: string }> {
+  if (!checked.heic) return { open: (o = {}) => make(input, { failOn: "error", limitInputPixels, ...o }), width: checked.width, height: checked.height };
+  const decoded = await decodeHeic(input, MAX_PIXELS);
+  if ("error" in decoded) return { error: UNVERIFIED };
+  const raw = { width: decoded.width, height: decoded.height, channels: decoded.channels };
+  return { open: (o = {}) => make(decoded.data, { limitInputPixels, ...o, raw }), width: decoded.width, height: decoded.height };
+}
+
+/** The stored format: JPEG, PNG and WebP stay; AVIF, HEIC and still GIFs are converted (as Mastodon). */
 function outputFormat(meta: Metadata, animated: boolean): { ext: string; contentType: string; apply: (s: Sharp) => Sharp } {
   // Quality 90 as Mastodon; no optimised Huffman tables: ~25% faster encoding for ~5% more bytes.
   const jpeg = { ext: "jpg", contentType: "image/jpeg", apply: (s: Sharp) => s.jpeg({ quality: 90, optimiseCoding: false }) };
@@ -114,7 +140,8 @@ function outputFormat(meta: Metadata, animated: boolean): { ext: string; content
     case "gif":
       return animated ? { ext: "gif", contentType: "image/gif", apply: (s) => s.gif() } : png;
     default:
-      // PNG, and AVIF (browsers without AVIF support are still common).
+      // PNG, and AVIF and HEIC (Mastodon's IMAGE_CONVERTIBLE_MIME_TYPES: JPEG, or PNG to keep
+      // transparency; browsers without AVIF support are still common, and few show HEIC).
       return meta.format === "png" || meta.hasAlpha ? png : jpeg;
   }
 }
@@ -144,12 +171,14 @@ export async function processMediaImage({ input, outputPrefix }: MediaImageInput
   const make = await sharp();
   const checked = await inspect(make, input);
   if ("error" in checked) return { ok: false, error: checked.error };
-  const { meta, width, height, frames } = checked;
+  const { meta, frames } = checked;
   const animated = frames > 1 && (meta.format === "gif" || meta.format === "webp");
   const out = outputFormat(meta, animated);
   const written: string[] = [];
   try {
-    const open = (o: SharpOptions = {}) => make(input, { failOn: "error", limitInputPixels: MAX_PIXELS * (animated ? frames : 1), ...o });
+    const opened = await opener(make, input, checked, MAX_PIXELS * (animated ? frames : 1));
+    if ("error" in opened) return { ok: false, error: opened.error };
+    const { open, width, height } = opened;
     const target = fitArea(width, height, ORIGINAL_PIXELS);
     let original = animated ? open({ animated: true }) : open().autoOrient();
     // Cubic rather than sharp's default Lanczos: as good for a mild downscale (at most 4:1 in
@@ -179,10 +208,12 @@ export async function processMediaThumbnail({ input, outputPrefix }: MediaImageI
   const make = await sharp();
   const checked = await inspect(make, input);
   if ("error" in checked) return { ok: false, error: checked.error.replace(/^Validation failed: File /, "Validation failed: Thumbnail ") };
-  const size = fitArea(checked.width, checked.height, SMALL_PIXELS);
   const path = `${outputPrefix}thumbnail.jpg`;
   try {
-    const s = make(input, { failOn: "error", limitInputPixels: MAX_PIXELS, pages: 1 })
+    const opened = await opener(make, input, checked, MAX_PIXELS);
+    if ("error" in opened) return { ok: false, error: opened.error };
+    const size = fitArea(opened.width, opened.height, SMALL_PIXELS);
+    const s = opened.open({ pages: 1 })
       .autoOrient()
       .resize(size.width, size.height, { fit: "fill" })
       .flatten({ background: "#ffffff" })

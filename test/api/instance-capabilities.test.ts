@@ -5,6 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createECDH, randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -30,6 +31,8 @@ const MEDIA_SAMPLES: Record<string, () => Promise<Uint8Array>> = {
   "image/gif": () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).gif().toBuffer(),
   "image/webp": () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).webp().toBuffer(),
   "image/avif": () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).avif().toBuffer(),
+  // Nothing here encodes HEVC: a committed iPhone-like photo (test/fixtures/media/make-heic.mjs).
+  "image/heic": () => readFile(new URL("../fixtures/media/iphone.heic", import.meta.url)),
   // Video and audio, made by ffmpeg; the other names Mastodon lists for them take the same files.
   "video/mp4": once(() => av.silentMp4(32, 24, 1)),
   "video/quicktime": once(() => av.mpeg4Mov(32, 24, 1)),
@@ -45,6 +48,7 @@ const MEDIA_SAMPLES: Record<string, () => Promise<Uint8Array>> = {
   "audio/aac": once(() => av.aacAdts(1)),
 };
 for (const [alias, type] of Object.entries({
+  "image/heif": "image/heic",
   "audio/3gpp": "video/3gpp",
   "audio/m4a": "audio/mp4",
   "audio/x-m4a": "audio/mp4",
@@ -392,7 +396,7 @@ test("with every capability served, both documents advertise all of it (Mastodon
   assert.equal(v2.configuration.accounts.max_featured_tags, 10);
   assert.equal(v2.configuration.statuses.max_media_attachments, 6);
   // Exactly the types the upload API accepts: with ffmpeg (the npm packages), video and audio too.
-  assert.deepEqual(v2.configuration.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "video/mp4", "video/quicktime", "video/webm", "audio/webm", "video/3gpp", "audio/3gpp", "audio/mp4", "audio/m4a", "audio/x-m4a", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/vorbis", "video/ogg", "audio/wav", "audio/wave", "audio/x-wav", "audio/x-pn-wave", "audio/vnd.wave", "audio/flac", "audio/aac"]);
+  assert.deepEqual(v2.configuration.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/heic", "image/heif", "video/mp4", "video/quicktime", "video/webm", "audio/webm", "video/3gpp", "audio/3gpp", "audio/mp4", "audio/m4a", "audio/x-m4a", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/vorbis", "video/ogg", "audio/wav", "audio/wave", "audio/x-wav", "audio/x-pn-wave", "audio/vnd.wave", "audio/flac", "audio/aac"]);
   assert.equal(v2.configuration.polls.max_options, 5);
   assert.deepEqual(v2.configuration.translation, { enabled: true });
   assert.deepEqual(v2.configuration.timelines_access.trending_link_feeds, { local: "public", remote: "public" });

@@ -69,7 +69,7 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   });
   assert.deepEqual(conf.statuses, { max_characters: 1234, max_media_attachments: 6, characters_reserved_per_url: 23 });
   // Exactly what the media API accepts: images, and video and audio (ffmpeg from the npm packages).
-  assert.deepEqual(conf.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "video/mp4", "video/quicktime", "video/webm", "audio/webm", "video/3gpp", "audio/3gpp", "audio/mp4", "audio/m4a", "audio/x-m4a", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/vorbis", "video/ogg", "audio/wav", "audio/wave", "audio/x-wav", "audio/x-pn-wave", "audio/vnd.wave", "audio/flac", "audio/aac"]);
+  assert.deepEqual(conf.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/heic", "image/heif", "video/mp4", "video/quicktime", "video/webm", "audio/webm", "video/3gpp", "audio/3gpp", "audio/mp4", "audio/m4a", "audio/x-m4a", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/vorbis", "video/ogg", "audio/wav", "audio/wave", "audio/x-wav", "audio/x-pn-wave", "audio/vnd.wave", "audio/flac", "audio/aac"]);
   assert.equal(conf.media_attachments.image_size_limit, 2_000_000);
   assert.equal(conf.media_attachments.video_size_limit, 9_000_000);
   assert.equal(conf.media_attachments.image_matrix_limit, 33_177_600);

@@ -165,7 +165,7 @@ test("bad input: each a clear 4xx, and no file is left on disk", async () => {
 
 test("the instance advertises exactly the accepted types and the limits", async () => {
   const inst = await s.api(null, "GET", "/api/v2/instance");
-  assert.deepEqual(inst.configuration.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "video/mp4", "video/quicktime", "video/webm", "audio/webm", "video/3gpp", "audio/3gpp", "audio/mp4", "audio/m4a", "audio/x-m4a", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/vorbis", "video/ogg", "audio/wav", "audio/wave", "audio/x-wav", "audio/x-pn-wave", "audio/vnd.wave", "audio/flac", "audio/aac"]);
+  assert.deepEqual(inst.configuration.media_attachments.supported_mime_types, ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/heic", "image/heif", "video/mp4", "video/quicktime", "video/webm", "audio/webm", "video/3gpp", "audio/3gpp", "audio/mp4", "audio/m4a", "audio/x-m4a", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/vorbis", "video/ogg", "audio/wav", "audio/wave", "audio/x-wav", "audio/x-pn-wave", "audio/vnd.wave", "audio/flac", "audio/aac"]);
   assert.equal(inst.configuration.media_attachments.description_limit, 1500);
   assert.equal(inst.configuration.media_attachments.image_size_limit, 200_000);
   assert.equal(inst.configuration.statuses.max_media_attachments, 4);

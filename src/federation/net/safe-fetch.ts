@@ -1,6 +1,7 @@
 // Outgoing HTTP for federation (AP §14): every request to another server goes through here.
 // node:http rather than global fetch: the guarded `lookup` must run for the very connection
 // that is opened (no DNS-rebinding gap between a check and the connect).
+import { createWriteStream } from "node:fs";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type Socket } from "node:net";
@@ -42,6 +43,12 @@ export interface SafeRequest {
    * callers that only need the status (deliveries, whose inboxes may send a long error page).
    */
   truncateBody?: boolean;
+  /**
+   * Writes the body to this file instead of holding it in memory (remote video and audio,
+   * up to ~100 MB); `body` is then empty. The same limits apply. The caller removes the file,
+   * whatever the outcome.
+   */
+  saveTo?: string;
   /** Whole-request deadline in ms; default 30 s (connect 5 s, idle read 10 s). */
   timeoutMs?: number;
   /** Redirects followed (GET only); default 3. POSTs never follow redirects. */
@@ -143,6 +150,7 @@ async function sendHop(app: App, target: URL, method: "GET" | "POST", base: Reco
         maxBytes: req.maxBytes ?? 1024 * 1024,
         deadline,
         truncate: req.truncateBody ?? false,
+        saveTo: req.saveTo,
         newConnection: attempt > 1,
         signal: req.signal,
       });
@@ -230,6 +238,7 @@ interface Hop {
   maxBytes: number;
   deadline: number;
   truncate: boolean;
+  saveTo: string | undefined;
   /** Bypass the keep-alive pool: a new connection, closed after this request. */
   newConnection: boolean;
   signal?: AbortSignal;
@@ -319,7 +328,7 @@ function requestOnce(app: App, hop: Hop): Promise<HopResponse> {
     r.on("response", (response) => {
       res = response;
       clearTimeout(connectTimer);
-      readBody(response, hop.maxBytes, url, hop.truncate).then(
+      readBody(response, hop.maxBytes, url, hop.truncate, hop.saveTo).then(
         (buf) => {
           if (settled) return;
           done();
@@ -335,11 +344,22 @@ function requestOnce(app: App, hop: Hop): Promise<HopResponse> {
 /**
  * The body, decoded, counting raw and decoded bytes against the limit (decompression bombs).
  * Over the limit: a FetchError, or with `truncate` the bytes read so far (the rest unread).
+ * With `saveTo`, the decoded bytes go to that file (paused while the disk catches up).
  */
-function readBody(res: IncomingMessage, maxBytes: number, url: URL, truncate: boolean): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+function readBody(res: IncomingMessage, maxBytes: number, url: URL, truncate: boolean, saveTo?: string): Promise<Buffer> {
+  return new Promise((resolveBody, rejectBody) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const file = saveTo === undefined ? undefined : createWriteStream(saveTo);
+    const resolve = (buf: Buffer) => (file ? file.end(() => resolveBody(Buffer.alloc(0))) : resolveBody(buf));
+    const reject = (err: FetchError) => {
+      file?.destroy();
+      rejectBody(err);
+    };
+    file?.on("error", (err) => {
+      res.destroy();
+      reject(new FetchError("network", `writing the body from ${url.host}: ${err.message}`));
+    });
     const tooLarge = () => {
       if (!truncate) return reject(new FetchError("too-large", `response from ${url.host} is larger than ${maxBytes} bytes`));
       resolve(Buffer.concat(chunks, size));
@@ -368,7 +388,11 @@ function readBody(res: IncomingMessage, maxBytes: number, url: URL, truncate: bo
     decoded.on("data", (c: Buffer) => {
       if (size + c.length > maxBytes) return tooLarge();
       size += c.length;
-      chunks.push(c);
+      if (!file) chunks.push(c);
+      else if (!file.write(c)) {
+        decoded.pause();
+        file.once("drain", () => decoded.resume());
+      }
     });
     decoded.on("end", () => resolve(Buffer.concat(chunks, size)));
   });

@@ -1,11 +1,12 @@
 import type { App } from "../../app.ts";
 import type { Id } from "../../lib/ids.ts";
 import { cacheAccountImages, cacheStatusMedia } from "../../federation/remote-media-cache.ts";
+import { processAvUpload } from "../../services/media-av.ts";
 import { pruneRemoteMedia } from "../../services/remote-media-prune.ts";
 
-/** `media.cache_remote`: local copies of a remote status's attachments. */
+/** `media.cache_remote`: local copies of a remote status's attachments (video and audio processed as uploads). */
 export async function handleCacheStatusMedia(app: App, payload: { statusId: Id }): Promise<void> {
-  await cacheStatusMedia(app, String(payload.statusId));
+  await cacheStatusMedia(app, String(payload.statusId), processAvUpload);
 }
 
 /** `account.cache_images`: local copies of a remote account's avatar and header. */
