@@ -10,8 +10,10 @@ import { findStatusesByIds } from "../storage/statuses.ts";
 import type { TagRow } from "../storage/tag-search.ts";
 import {
   findTagsByIds,
+  findTrendLinkByUrl,
   findTrendLinks,
   findTrendPublisher,
+  isTrendShown,
   listTrendIds,
   listTrendPublishers,
   type ReviewKind,
@@ -21,6 +23,7 @@ import {
   type TrendPublisher,
   trendItemExists,
 } from "../storage/trends.ts";
+import { normalizeLink } from "../lib/link-url.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 
 export interface TrendsPage {
@@ -57,6 +60,17 @@ export function trendingLinks(app: App, page: TrendsPage): Reviewed<TrendLink>[]
   const found = ids(app, "link", page);
   const links = findTrendLinks(app.db, found.map((f) => f.id));
   return found.flatMap((f) => (links.has(f.id) ? [{ item: links.get(f.id)!, trendable: f.reviewed }] : []));
+}
+
+/**
+ * The link GET /api/v1/timelines/link asks for: one trending now and shown to the public
+ * (Mastodon: `PreviewCard.joins(:trend).merge(PreviewCardTrend.allowed).find_by!(url:)`), else 404.
+ */
+export function requireTrendingLink(app: App, rawUrl: string | undefined): TrendLink {
+  const link = rawUrl === undefined ? null : normalizeLink(rawUrl.trim());
+  const found = link ? findTrendLinkByUrl(app.db, link.url) : undefined;
+  if (!found || !isTrendShown(app.db, "link", found.id, app.config.trendsRequireReview)) throw notFound();
+  return found;
 }
 
 /** A moderator approves or rejects an item (it may trend again later, or never). */

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { refreshTrends } from "../../src/trends/refresh.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { startTrendingLink } from "../helpers/trend-links.ts";
 
 const HOUR = 3_600_000;
 
@@ -153,4 +154,49 @@ test("with trendsRequireReview only what a moderator approved trends; the admin 
 
   // Posts need at least five favourites or boosts: none here.
   assert.deepEqual(await s.api(mod, "GET", "/api/v1/admin/trends/statuses"), []);
+});
+
+test("a trending link is shown with its preview card: title, description, image, author, provider, size, history", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const { site, url } = await startTrendingLink(s);
+  t.after(() => site.close());
+  const [link] = (await s.req(null, "GET", "/api/v1/trends/links")).body;
+  assert.match(link.image, new RegExp(`^${s.app.baseUrl}/system/cards/[^/]+\\.jpg$`));
+  assert.match(link.blurhash, /^[0-9A-Za-z#$%*+,\-.:;=?@[\]^_{|}~]{20,}$/);
+  const today = s.app.now() - (s.app.now() % 86_400_000);
+  assert.deepEqual(
+    { ...link, image: null, blurhash: null, history: link.history.slice(0, 2) },
+    {
+      url,
+      title: "Herons & egrets",
+      description: "All about wading birds",
+      language: null,
+      type: "link",
+      author_name: "Ada Heron",
+      author_url: "",
+      provider_name: "Bird News",
+      provider_url: "",
+      html: "",
+      width: 587,
+      height: 391,
+      image: null,
+      image_description: "",
+      embed_url: "",
+      blurhash: null,
+      published_at: null,
+      authors: [{ name: "Ada Heron", url: "", account: null }],
+      history: [
+        { day: String(today / 1000), accounts: "5", uses: "5" },
+        { day: String((today - 86_400_000) / 1000), accounts: "0", uses: "0" },
+      ],
+    },
+  );
+  assert.equal(link.history.length, 7);
+  // The admin's list shows the same card, with the link's id and review state.
+  const admin = await s.user("boss", { role: "admin", scopes: ["admin:read"] });
+  const [reviewed] = await s.api(admin, "GET", "/api/v1/admin/trends/links");
+  assert.equal(reviewed.title, "Herons & egrets");
+  assert.equal(typeof reviewed.id, "number");
+  assert.equal(reviewed.requires_review, true);
 });

@@ -92,6 +92,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   search: ["storage", "db", "lib"],
   // Trends (src/trends/DESIGN.md): scoring over their tables, beside search.
   trends: ["storage", "db", "lib", "search"],
+  // Follow suggestions' global ranking (src/suggestions/DESIGN.md), beside trends.
+  suggestions: ["storage", "db", "lib"],
   // The in-process event bus (streaming/DESIGN.md): services publish, streaming subscribes.
   events: ["db", "lib"],
   services: ["storage", "db", "lib", "config", "media", "net", "federation", "events", "search"],
@@ -105,7 +107,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   // Web Push delivery (push/DESIGN.md): beside federation, below the job handlers; it calls
   // services only for the push rules (push-notify) and renders the sender with serializers.
   push: ["services", "serializers", "storage", "db", "lib", "net", "federation", "jobs", "workers", "config"],
-  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search", "admin", "trends", "push", "ops"],
+  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search", "admin", "trends", "suggestions", "push", "ops"],
   // Live streams: connections, subscriptions and delivery, fed by the bus.
   streaming: ["events", "services", "serializers", "lib", "config"],
   http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "streaming", "admin", "ops"],
