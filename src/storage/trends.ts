@@ -155,9 +155,3 @@ export function findTagsByIds(db: DB, ids: Id[]): TagRow[] {
   const byId = new Map(rows.map((r) => [str(r.id), rowToTag(r)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
-
-/** The item exists and can be reviewed (a tag, a status, a link). */
-export function trendItemExists(db: DB, kind: TrendKind, id: Id): boolean {
-  const table = kind === "tag" ? "tags" : kind === "status" ? "statuses" : "trend_links";
-  return !!stmt(db, `SELECT 1 FROM ${table} WHERE id = ?`).get(BigInt(id));
-}
