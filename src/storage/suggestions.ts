@@ -17,8 +17,8 @@ const SUGGESTIBLE = `${LISTED} AND a.memorial = 0 AND a.id <> @viewer AND ${NOT_
   AND NOT EXISTS (SELECT 1 FROM follow_recommendation_mutes x WHERE x.account_id = @viewer AND x.target_account_id = a.id)`;
 
 /** Friends of friends: the viewer's newest follows looked through, and their follows read, at most. */
-const FIRST_DEGREE_MAX = 500;
-const SECOND_DEGREE_MAX = 20_000;
+const FIRST_DEGREE_MAX = 200;
+const SECOND_DEGREE_MAX = 10_000;
 
 interface Viewer {
   viewerId: Id;
@@ -28,17 +28,35 @@ interface Viewer {
 
 const params = (v: Viewer) => ({ viewer: BigInt(v.viewerId), now: v.now, limit: v.limit });
 
+// Each source reads its candidates in its own order and filters them as it goes (CROSS JOIN
+// keeps SQLite from starting at accounts and sorting everything that passes the filter).
+
 /** Featured accounts the viewer may be suggested, in the order they were featured. */
 export function featuredSuggestions(db: DB, v: Viewer): Id[] {
   return (
     stmt(
       db,
-      `SELECT a.id FROM featured_accounts fa JOIN accounts a ON a.id = fa.account_id
+      `SELECT a.id FROM featured_accounts fa CROSS JOIN accounts a ON a.id = fa.account_id
        WHERE ${SUGGESTIBLE} ORDER BY fa.created_at, a.id LIMIT @limit`,
     )
       .pluck()
       .all(params(v)) as bigint[]
   ).map(str);
+}
+
+/** Candidates checked per statement: the first chunk of a ranking usually fills the page. */
+const CHUNK = 200;
+
+/** The ids of `ordered` that may be suggested to the viewer, in their order, at most v.limit. */
+function keepSuggestible(db: DB, v: Viewer, ordered: bigint[]): Id[] {
+  const out: Id[] = [];
+  const check = stmt(db, `SELECT a.id FROM json_each(@ids) j CROSS JOIN accounts a ON a.id = j.value WHERE ${SUGGESTIBLE}`).pluck();
+  for (let i = 0; i < ordered.length && out.length < v.limit; i += CHUNK) {
+    const chunk = ordered.slice(i, i + CHUNK);
+    const ok = new Set((check.all({ ...params(v), ids: `[${chunk.join(",")}]` }) as bigint[]).map(str));
+    for (const id of chunk) if (ok.has(str(id)) && out.length < v.limit) out.push(str(id));
+  }
+  return out;
 }
 
 /**
@@ -47,27 +65,25 @@ export function featuredSuggestions(db: DB, v: Viewer): Id[] {
  * count. Bounded: the viewer's FIRST_DEGREE_MAX newest follows, SECOND_DEGREE_MAX of theirs.
  */
 export function friendsOfFriends(db: DB, v: Viewer): Id[] {
-  return (
-    stmt(
-      db,
-      `WITH first AS (
-         SELECT f.target_account_id AS id FROM follows f JOIN accounts t ON t.id = f.target_account_id
-         WHERE f.account_id = @viewer AND t.hide_collections = 0 ORDER BY f.id DESC LIMIT ${FIRST_DEGREE_MAX}),
-       second AS (SELECT f2.target_account_id AS id FROM first JOIN follows f2 ON f2.account_id = first.id LIMIT ${SECOND_DEGREE_MAX})
-       SELECT a.id FROM second JOIN accounts a ON a.id = second.id
-       WHERE ${SUGGESTIBLE}
-       GROUP BY a.id ORDER BY count(*) DESC, a.followers_count, a.id LIMIT @limit`,
-    )
-      .pluck()
-      .all(params(v)) as bigint[]
-  ).map(str);
+  const ranked = stmt(
+    db,
+    `WITH first AS (
+       SELECT f.target_account_id AS id FROM follows f JOIN accounts t ON t.id = f.target_account_id
+       WHERE f.account_id = @viewer AND t.hide_collections = 0 ORDER BY f.id DESC LIMIT ${FIRST_DEGREE_MAX}),
+     second AS (SELECT f2.target_account_id AS id FROM first JOIN follows f2 ON f2.account_id = first.id LIMIT ${SECOND_DEGREE_MAX}),
+     counted AS (SELECT id, count(*) AS n FROM second GROUP BY id)
+     SELECT c.id FROM counted c CROSS JOIN accounts a ON a.id = c.id ORDER BY c.n DESC, a.followers_count, a.id`,
+  )
+    .pluck()
+    .all({ viewer: BigInt(v.viewerId) }) as bigint[];
+  return keepSuggestible(db, v, ranked);
 }
 
 /** The global ranking, best first, with each account's reasons. */
 export function globalSuggestions(db: DB, v: Viewer): { id: Id; reasons: GlobalReason[] }[] {
   const rows = stmt(
     db,
-    `SELECT a.id, r.reasons FROM follow_recommendations r JOIN accounts a ON a.id = r.account_id
+    `SELECT a.id, r.reasons FROM follow_recommendations r CROSS JOIN accounts a ON a.id = r.account_id
      WHERE ${SUGGESTIBLE} ORDER BY r.rank DESC, r.account_id LIMIT @limit`,
   ).all(params(v)) as Row[];
   return rows.map((r) => {
@@ -76,19 +92,23 @@ export function globalSuggestions(db: DB, v: Viewer): { id: Id; reasons: GlobalR
   });
 }
 
+export interface FollowRecommendation {
+  accountId: Id;
+  rank: number;
+  reasons: GlobalReason[];
+}
+
 /**
- * Rebuilds the global ranking (Mastodon's follow_recommendations view): most_followed, by local
- * users active in the last 30 days (at least 5 of them), and most_interactions, boosts and
- * favourites of the account's posts of the last 30 days (at least 5). Only unlocked accounts
- * that opted into discovery, neither suspended, silenced nor moved. Rank: n / (1 + n) per reason,
- * summed. Returns how many accounts are ranked.
+ * The global ranking (Mastodon's follow_recommendations view): most_followed, by local users
+ * active in the last 30 days (at least 5 of them), and most_interactions, boosts and favourites
+ * of the account's posts of the last 30 days (at least 5). Only unlocked accounts that opted
+ * into discovery, neither suspended, silenced nor moved. Rank: n / (1 + n) per reason, summed.
+ * A read: the caller writes the result in a short transaction of its own.
  */
-export function rebuildFollowRecommendations(db: DB, now: number, windowMs: number, minimum: number): number {
-  stmt(db, "DELETE FROM follow_recommendations").run();
-  return stmt(
+export function rankFollowRecommendations(db: DB, now: number, windowMs: number, minimum: number): FollowRecommendation[] {
+  const rows = stmt(
     db,
-    `INSERT INTO follow_recommendations (account_id, rank, reasons)
-     SELECT t.account_id, sum(t.n * 1.0 / (1 + t.n)), json_group_array(t.reason) FROM (
+    `SELECT t.account_id, sum(t.n * 1.0 / (1 + t.n)) AS rank, json_group_array(t.reason) AS reasons FROM (
        SELECT f.target_account_id AS account_id, count(*) AS n, 'most_followed' AS reason
        FROM follows f JOIN users u ON u.account_id = f.account_id
        WHERE EXISTS (SELECT 1 FROM user_activity_days d WHERE d.user_id = u.id AND d.day >= @since)
@@ -100,7 +120,18 @@ export function rebuildFollowRecommendations(db: DB, now: number, windowMs: numb
      ) t JOIN accounts a ON a.id = t.account_id
      WHERE a.discoverable = 1 AND a.locked = 0 AND a.suspended_at IS NULL AND a.silenced_at IS NULL AND a.moved_to_account_id IS NULL
      GROUP BY t.account_id`,
-  ).run({ since: now - windowMs, sinceId: BigInt(idAt(now - windowMs)) & ~0xffffn, minimum }).changes;
+  ).all({ since: now - windowMs, sinceId: BigInt(idAt(now - windowMs)) & ~0xffffn, minimum }) as Row[];
+  return rows.map((r) => {
+    const reasons = JSON.parse(r.reasons as string) as string[];
+    return { accountId: str(r.account_id), rank: Number(r.rank), reasons: REASONS.filter((x) => reasons.includes(x)) };
+  });
+}
+
+/** Replaces the stored ranking. */
+export function replaceFollowRecommendations(db: DB, list: FollowRecommendation[]): void {
+  stmt(db, "DELETE FROM follow_recommendations").run();
+  const insert = stmt(db, "INSERT INTO follow_recommendations (account_id, rank, reasons) VALUES (?, ?, ?)");
+  for (const r of list) insert.run(BigInt(r.accountId), r.rank, JSON.stringify(r.reasons));
 }
 
 /** DELETE /api/v1/suggestions/:account_id: never suggested to this viewer again. */

@@ -1,8 +1,9 @@
-// The periodic task suggestions.refresh: the global ranking of follow suggestions rebuilt in
-// one transaction (Mastodon refreshes its follow_recommendations view on a schedule too).
+// The periodic task suggestions.refresh: the global ranking of follow suggestions computed by a
+// read, then stored in one short transaction (Mastodon refreshes its follow_recommendations
+// view on a schedule too), so writers never wait for the computation.
 import type { App } from "../app.ts";
-import { tx } from "../db/db.ts";
-import { rebuildFollowRecommendations } from "../storage/suggestions.ts";
+import { readTx, tx } from "../db/db.ts";
+import { rankFollowRecommendations, replaceFollowRecommendations } from "../storage/suggestions.ts";
 
 export const SUGGESTIONS_REFRESH_TASK = "suggestions.refresh";
 export const SUGGESTIONS_REFRESH_EVERY_MS = 60 * 60_000;
@@ -13,5 +14,7 @@ const MINIMUM = 5;
 
 /** Returns how many accounts the global sources rank. */
 export function refreshSuggestions(app: App): number {
-  return tx(app.db, () => rebuildFollowRecommendations(app.db, app.now(), WINDOW_MS, MINIMUM));
+  const ranked = readTx(app.db, () => rankFollowRecommendations(app.db, app.now(), WINDOW_MS, MINIMUM));
+  tx(app.db, () => replaceFollowRecommendations(app.db, ranked));
+  return ranked.length;
 }
