@@ -16,6 +16,9 @@ import { registerRolesCommands } from "./commands/roles.ts";
 import { registerAuditCommands } from "./commands/audit.ts";
 import { registerWarningPresetsCommands } from "./commands/warning-presets.ts";
 import { registerDomainsCommands } from "./commands/domains.ts";
+import { registerAnnouncementsCommands } from "./commands/announcements.ts";
+import { registerInvitesCommands } from "./commands/invites.ts";
+import { registerSettingsCommands } from "./commands/settings.ts";
 import { errorDetail, errorLine } from "./errors.ts";
 import { ROOST_VERSION } from "../src/version.ts";
 
@@ -45,6 +48,9 @@ export function buildProgram(): Command {
   registerAuditCommands(program);
   registerWarningPresetsCommands(program);
   registerDomainsCommands(program);
+  registerAnnouncementsCommands(program);
+  registerInvitesCommands(program);
+  registerSettingsCommands(program);
   registerStatusCommand(program);
   registerPruneCommand(program);
   return program;

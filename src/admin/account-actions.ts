@@ -13,6 +13,8 @@ import { userAndRole } from "./accounts.ts";
 import { audit } from "./audit.ts";
 import { requireReport, resolveReportsInTx } from "./reports.ts";
 import { applySuspension } from "./suspension.ts";
+import { enqueueMail } from "../mail/queue.ts";
+import { warningMail } from "../mail/messages.ts";
 
 // POST /api/v1/admin/accounts/:id/action (Mastodon's Admin::AccountAction): one of none
 // (a warning), sensitive, disable, silence, suspend; it records an AccountWarning, resolves
@@ -101,6 +103,8 @@ export function performAccountAction(app: App, actor: Actor, target: Account, in
     resolveReportsInTx(app, actor, reports);
     if (input.sendEmailNotification !== false && target.domain === null) {
       notify(app, { type: "moderation_warning", recipientId: target.id, fromAccountId: target.id, accountWarningId: w.id });
+      // UserMailer#warning, queued with the action (sent by the mail.send job).
+      if (user) enqueueMail(app, warningMail(app, user.email, { username: target.username, action: type, text }));
     }
     return w;
   });

@@ -15,6 +15,7 @@ import {
 import type { Page } from "../storage/timelines.ts";
 import { type Actor, requireCan } from "./actor.ts";
 import { audit } from "./audit.ts";
+import { limitedFederation } from "../storage/instance-settings.ts";
 import { enqueueDomainSuspension } from "./domain-accounts.ts";
 
 // The federation allow-list (Mastodon's Api::V1::Admin::DomainAllowsController,
@@ -67,7 +68,7 @@ export function disallowDomain(app: App, actor: Actor, allow: DomainAllow): void
   requireCan(actor, "manage_federation");
   tx(app.db, () => {
     deleteDomainAllow(app.db, allow.id);
-    if (app.config.limitedFederation) enqueueDomainSuspension(app, allow.domain, app.now(), actor.account.id);
+    if (limitedFederation(app)) enqueueDomainSuspension(app, allow.domain, app.now(), actor.account.id);
     audit(app, actor, "destroy", { type: "DomainAllow", id: allow.id, name: allow.domain }, { domain: [allow.domain, null] });
   });
 }

@@ -133,6 +133,13 @@ export interface Config {
   storageBudgetBytes: number;
   /** Untouched remote posts, accounts' profiles and cached media older than this go; 0: kept. */
   remoteContentRetentionDays: number;
+  /**
+   * Outgoing mail (src/mail/DESIGN.md): an SMTP URL such as smtps://user:pass@mail.example:465.
+   * Empty: every message is written as an .eml file under <dataDir>/mail/ instead.
+   */
+  smtpUrl: string;
+  /** The From address; empty: notifications@<domain's host name>. */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -208,6 +215,8 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   metricsToken: { kind: "string", def: "" },
   storageBudgetBytes: { kind: "int", min: 0, def: 0 },
   remoteContentRetentionDays: { kind: "int", min: 0, max: 36500, def: 90 },
+  smtpUrl: { kind: "string", def: "" },
+  mailFrom: { kind: "string", def: "" },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();

@@ -32,7 +32,11 @@ export interface BusMessage {
   notificationId?: Id;
   /** conversation: the account_conversations row. */
   conversationId?: Id;
-  /** A payload given as is (announcement events: the producer renders them). */
+  /** announcement, announcement.reaction: rendered on delivery (streaming/delivery.ts). */
+  announcementId?: Id;
+  /** announcement.reaction: the emoji whose count changed. */
+  reactionName?: string;
+  /** A payload given as is (notifications_merged, announcement.delete). */
   payload?: string;
 }
 

@@ -1,12 +1,13 @@
 // Instance-level domain blocks (admin) as federation applies them: suspend refuses everything
 // from and to the domain, silence limits its accounts, reject_media skips its media, and
 // reject_reports ignores its Flags. A block covers subdomains; a port is not part of the rule.
-// In limited-federation mode (config.limitedFederation) a domain without an allow (on itself or
+// In limited-federation mode (`roost settings`, default config.limitedFederation) a domain without an allow (on itself or
 // a parent domain) is treated as suspended, so every check of suspension enforces the list.
 import type { App } from "../app.ts";
 import { findRowCache, installRowCache, type RowCacheSpec } from "../storage/row-cache.ts";
 import { findDomainBlockFor } from "../storage/domain-blocks.ts";
 import { isDomainAllowed } from "../storage/domain-allows.ts";
+import { limitedFederation } from "../storage/instance-settings.ts";
 
 export interface DomainPolicy {
   suspended: boolean;
@@ -36,7 +37,7 @@ export function hostnameOf(domainOrUrl: string): string {
 // Policies by host name. Asked for every inbox request, fetch, delivery and remote post, and
 // the lookup cannot use an index (a block covers subdomains): cached, and emptied by any
 // change to domain_blocks or domain_allows (see storage/row-cache.ts).
-const DOMAIN_POLICIES: RowCacheSpec = { name: "federation:domain-policies", max: 4096, watches: [["domain_blocks", null], ["domain_allows", null]] };
+const DOMAIN_POLICIES: RowCacheSpec = { name: "federation:domain-policies", max: 4096, watches: [["domain_blocks", null], ["domain_allows", null], ["settings", null]] };
 
 /** Installs the policy cache (once, outside transactions, when the HTTP app is made). */
 export function installDomainPolicyCache(app: App): void {
@@ -46,7 +47,7 @@ export function installDomainPolicyCache(app: App): void {
 const CLOSED: DomainPolicy = { suspended: true, silenced: false, rejectMedia: true, rejectReports: true };
 
 function lookupPolicy(app: App, host: string): DomainPolicy {
-  if (app.config.limitedFederation && !isDomainAllowed(app.db, host)) return CLOSED;
+  if (limitedFederation(app) && !isDomainAllowed(app.db, host)) return CLOSED;
   const block = findDomainBlockFor(app.db, host);
   if (!block) return OPEN;
   return {

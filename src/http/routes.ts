@@ -56,6 +56,10 @@ import { registerAdminAccountsRoutes } from "./routes/api/v1/admin/accounts.ts";
 import { registerAdminReportsRoutes } from "./routes/api/v1/admin/reports.ts";
 import { registerAdminDomainBlocksRoutes } from "./routes/api/v1/admin/domain-blocks.ts";
 import { registerAdminEmailDomainBlocksRoutes } from "./routes/api/v1/admin/email-domain-blocks.ts";
+import { registerAnnouncementsRoutes } from "./routes/api/v1/announcements.ts";
+import { registerAdminAnnouncementsRoutes } from "./routes/api/v1/admin/announcements.ts";
+import { registerEmailsRoutes } from "./routes/api/v1/emails.ts";
+import { registerInviteRoutes } from "./routes/invites.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -108,6 +112,10 @@ export function registerRoutes(app: App, r: Router): void {
   registerAdminReportsRoutes(app, r);
   registerAdminDomainBlocksRoutes(app, r);
   registerAdminEmailDomainBlocksRoutes(app, r);
+  registerAnnouncementsRoutes(app, r);
+  registerAdminAnnouncementsRoutes(app, r);
+  registerEmailsRoutes(app, r);
+  registerInviteRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);

@@ -26,6 +26,10 @@ import { handleCacheAccountImages, handleCacheStatusMedia, keepRemoteMediaBudget
 import { CACHE_ACCOUNT_IMAGES_JOB, CACHE_STATUS_MEDIA_JOB, REMOTE_MEDIA_QUEUE } from "../federation/remote-media-cache.ts";
 import { PUSH_SEND_JOB } from "../services/push-notify.ts";
 import { handlePushSend } from "../push/deliver.ts";
+import { handleAnnouncementBroadcast, handleAnnouncementExpire, handleAnnouncementPublish } from "./handlers/announcements.ts";
+import { ANNOUNCEMENT_BROADCAST_JOB, ANNOUNCEMENT_EXPIRE_JOB, ANNOUNCEMENT_PUBLISH_JOB } from "../services/announcements.ts";
+import { handleMailSend } from "./handlers/mail-send.ts";
+import { MAIL_SEND_JOB } from "../mail/queue.ts";
 
 const HOUR = 3600_000;
 
@@ -69,4 +73,10 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(CACHE_STATUS_MEDIA_JOB, handleCacheStatusMedia, { queue: REMOTE_MEDIA_QUEUE });
   app.jobs.register(CACHE_ACCOUNT_IMAGES_JOB, handleCacheAccountImages, { queue: REMOTE_MEDIA_QUEUE });
   app.jobs.every("media.cache_budget", HOUR, keepRemoteMediaBudget);
+  // Announcements at their times, and staff's changes told to the streams: beside scheduled posts.
+  app.jobs.register(ANNOUNCEMENT_PUBLISH_JOB, handleAnnouncementPublish, { queue: "scheduled", transactional: true });
+  app.jobs.register(ANNOUNCEMENT_EXPIRE_JOB, handleAnnouncementExpire, { queue: "scheduled", transactional: true });
+  app.jobs.register(ANNOUNCEMENT_BROADCAST_JOB, handleAnnouncementBroadcast, { queue: "scheduled", transactional: true });
+  // Its own queue: a slow or failing mail server never holds up anything else.
+  app.jobs.register(MAIL_SEND_JOB, handleMailSend, { queue: "mail" });
 }

@@ -7,6 +7,7 @@ import type { InstanceInfo } from "../services/instance.ts";
 import { SOURCE_URL } from "../version.ts";
 import { toApiAccount } from "./account.ts";
 import { toApiRule } from "./rule.ts";
+import { inviteMinRoleId, invitesEnabled, limitedFederation, registrationsMode } from "../storage/instance-settings.ts";
 
 // https://docs.joinmastodon.org/entities/Instance/ and V1_Instance. Clients read their limits
 // here at start-up and believe every capability they see, so each one is advertised only while it
@@ -84,7 +85,8 @@ export function toApiInstanceV2(app: App, info: InstanceInfo) {
   const c = app.config;
   const caps = info.capabilities;
   const apiVersion = info.apiVersion;
-  const open = c.registrations !== "closed";
+  const mode = registrationsMode(app);
+  const open = mode !== "closed";
   // Anonymous callers may read the public feeds unless the instance requires a login.
   const feedAccess = c.publicApi ? "public" : "authenticated";
   return {
@@ -126,11 +128,11 @@ export function toApiInstanceV2(app: App, info: InstanceInfo) {
         hashtag_feeds: { local: feedAccess, remote: feedAccess },
         trending_link_feeds: caps.linkTimeline ? { local: feedAccess, remote: feedAccess } : { local: "disabled", remote: "disabled" },
       },
-      limited_federation: false,
+      limited_federation: limitedFederation(app),
     },
     registrations: {
       enabled: open,
-      approval_required: c.registrations === "approval",
+      approval_required: mode === "approval",
       reason_required: false,
       message: open ? null : info.closedRegistrationsMessage,
       min_age: null,
@@ -164,10 +166,11 @@ export function toApiInstanceV1(app: App, info: InstanceInfo) {
     },
     thumbnail: instanceThumbnailUrl(app.baseUrl),
     languages: LANGUAGES,
-    registrations: c.registrations !== "closed",
-    approval_required: c.registrations === "approval",
-    // No invite API in roost (yet): clients should not offer to create invites.
-    invites_enabled: false,
+    registrations: registrationsMode(app) !== "closed",
+    approval_required: registrationsMode(app) === "approval",
+    // Mastodon: Setting.min_invite_role == 'user' (everyone may invite); roost: invites on and
+    // open to the everyone role.
+    invites_enabled: invitesEnabled(app) && inviteMinRoleId(app) === null,
     configuration: {
       accounts: { max_featured_tags: caps.featuredTags ? LIMITS.maxFeaturedTags : 0 },
       statuses: statusesConfig(app, caps),

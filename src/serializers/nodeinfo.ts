@@ -1,6 +1,7 @@
 import type { App } from "../app.ts";
 import type { NodeInfoUsage } from "../services/instance.ts";
 import { ROOST_VERSION } from "../version.ts";
+import { registrationsMode } from "../storage/instance-settings.ts";
 
 // NodeInfo 2.0 (http://nodeinfo.diaspora.software/ns/schema/2.0). The schema forbids any other
 // key at the top level and inside software, services and usage; metadata is free-form.
@@ -23,7 +24,7 @@ export function toNodeInfo20(app: App, usage: NodeInfoUsage) {
       localPosts: usage.localPosts,
     },
     // Approval-required sign-ups still count as open (Mastodon: only "none" closes them).
-    openRegistrations: app.config.registrations !== "closed",
+    openRegistrations: registrationsMode(app) !== "closed",
     metadata: {
       nodeName: app.config.title,
       nodeDescription: app.config.description,

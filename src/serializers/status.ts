@@ -175,16 +175,34 @@ export function accountText(a: EmbeddedAccount | undefined): string {
   return text;
 }
 
-function renderText(app: App, s: Status, b: Batch, viewerId: Id | null): string {
+/** What of a status's text depends on the viewer (renderText builds the rest from shared rows). */
+interface ViewerPieces {
+  sensitized: boolean;
+  poll: string;
+  own: string;
+  reblog: ViewerPieces | null;
+}
+
+function viewerPieces(app: App, s: Status, b: Batch, viewerId: Id | null): ViewerPieces {
+  const own = viewerFields(s, b, viewerId);
+  const original = s.reblogOfId ? b.originals.get(s.reblogOfId) : undefined;
+  return {
+    sensitized: sensitizedFor(s, b, viewerId),
+    poll: s.pollId ? JSON.stringify(pollOf(app, s, b, viewerId)) : "null",
+    own: own ? "," + JSON.stringify(own).slice(1, -1) : "",
+    reblog: original ? viewerPieces(app, original, b, viewerId) : null,
+  };
+}
+
+function renderText(app: App, s: Status, b: Batch, viewerId: Id | null, pieces = viewerPieces(app, s, b, viewerId)): string {
   let out = sharedText(app, s, b);
   // The field follows ids and times only, so its first occurrence is the field itself.
-  if (sensitizedFor(s, b, viewerId)) out = out.replace(`,"sensitive":false,`, `,"sensitive":true,`);
-  out += s.pollId ? `,"poll":${JSON.stringify(pollOf(app, s, b, viewerId))}` : ',"poll":null';
-  const own = viewerFields(s, b, viewerId);
-  if (own) out += "," + JSON.stringify(own).slice(1, -1);
+  if (pieces.sensitized) out = out.replace(`,"sensitive":false,`, `,"sensitive":true,`);
+  out += `,"poll":${pieces.poll}`;
+  out += pieces.own;
   out += `,"mentions":${JSON.stringify(mentionsOf(s, b))}`;
   const original = s.reblogOfId ? b.originals.get(s.reblogOfId) : undefined;
-  out += `,"reblog":${original ? renderText(app, original, b, viewerId) : "null"}`;
+  out += `,"reblog":${original && pieces.reblog ? renderText(app, original, b, viewerId, pieces.reblog) : "null"}`;
   return out + `,"account":${accountText(b.authors.get(s.accountId))}}`;
 }
 
@@ -253,16 +271,32 @@ export function renderStatusPageTexts(app: App, statuses: Status[], page: Status
 }
 
 /**
- * One status's JSON text as each of `viewerIds` sees it (the live streams' fast path): the page
- * is read and the shared text built once; per viewer only the viewer flags are read.
+ * Statuses' JSON texts as each of their viewers sees them (the live streams' fast path, for
+ * everything one delivery turn carries): the page is read and each shared text built once,
+ * and one viewer-flags query serves every viewer; viewers who see a status alike get the very
+ * same string. `viewersOf`: status id → its viewers; the result is keyed the same way.
  */
-export function toApiStatusTextForViewers(app: App, status: Status, viewerIds: Id[]): Map<Id, string> {
-  const out = new Map<Id, string>();
-  if (viewerIds.length === 0) return out;
-  const page = readStatusPage(app, [status], null, (ids) => embeddedAccounts(app, ids));
+export function toApiStatusTextsForViewers(app: App, statuses: Status[], viewersOf: Map<Id, Id[]>): Map<Id, Map<Id, string>> {
+  const out = new Map<Id, Map<Id, string>>();
+  const viewerIds = [...new Set([...viewersOf.values()].flat())];
+  if (statuses.length === 0 || viewerIds.length === 0) return out;
+  const page = readStatusPage(app, statuses, null, (ids) => embeddedAccounts(app, ids));
   const batch = batchOf(app, page);
-  const parts = readViewerParts(app, [status], page, viewerIds);
-  for (const viewerId of viewerIds) out.set(viewerId, renderText(app, status, { ...batch, ...parts.get(viewerId)! }, viewerId));
+  const parts = readViewerParts(app, statuses, page, viewerIds);
+  for (const status of statuses) {
+    const texts = new Map<Id, string>();
+    out.set(status.id, texts);
+    // Most of a post's followers see it the same way: the streams then frame it once for them all.
+    const byPieces = new Map<string, string>();
+    for (const viewerId of viewersOf.get(status.id) ?? []) {
+      const b = { ...batch, ...parts.get(viewerId)! };
+      const pieces = viewerPieces(app, status, b, viewerId);
+      const key = JSON.stringify(pieces);
+      let text = byPieces.get(key);
+      if (text === undefined) byPieces.set(key, (text = renderText(app, status, b, viewerId, pieces)));
+      texts.set(viewerId, text);
+    }
+  }
   return out;
 }
 

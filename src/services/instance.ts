@@ -10,6 +10,7 @@ import {
 } from "../storage/instance-stats.ts";
 import { type Rule, listRules } from "../storage/rules.ts";
 import { countActiveUsersSince } from "../storage/users.ts";
+import { registrationsMode } from "../storage/instance-settings.ts";
 import { type Capabilities, compatibleRelease, instanceVersion, mastodonApiVersion, serverCapabilities } from "./capabilities.ts";
 import { getClosedRegistrationsMessage, getTermsOfService } from "./instance-pages.ts";
 
@@ -44,7 +45,7 @@ export function getInstanceInfo(app: App, opts: { stats?: boolean } = {}): Insta
       ? { userCount: countUsers(app.db), statusCount: countLocalStatuses(app.db), domainCount: countPeerDomains(app.db) }
       : undefined,
     activeMonth: activeUsers(app, 28),
-    closedRegistrationsMessage: app.config.registrations === "closed" ? getClosedRegistrationsMessage(app) : null,
+    closedRegistrationsMessage: registrationsMode(app) === "closed" ? getClosedRegistrationsMessage(app) : null,
     hasTermsOfService: getTermsOfService(app) !== undefined,
     ...capabilityClaims(serverCapabilities(app)),
   };

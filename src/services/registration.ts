@@ -7,6 +7,10 @@ import { findApplicationById } from "../storage/applications.ts";
 import { issueToken } from "./tokens.ts";
 import { createUser, validateNewUser } from "./users.ts";
 import { emailDomainVerdict } from "./email-domain-blocks.ts";
+import { registrationsMode } from "../storage/instance-settings.ts";
+import { findUsableInvite, inviterOf, userMayInvite } from "./invites.ts";
+import { sendConfirmation } from "./email-confirmation.ts";
+import { followAccount } from "./follows.ts";
 
 // POST /api/v1/accounts: sign-up through an app (client credentials token).
 
@@ -17,6 +21,8 @@ export interface RegistrationInput {
   agreement?: boolean;
   locale?: string;
   reason?: string;
+  /** An invite's code (GET /invite/:code gives it to the app). */
+  inviteCode?: string;
 }
 
 /** Doorkeeper's token response (entities-other.md § Token). */
@@ -74,8 +80,16 @@ export async function registerAccount(
   opts: { applicationId: Id; tokenScopes: string[]; ip: string | null },
   input: RegistrationInput,
 ): Promise<ApiToken> {
-  const mode = app.config.registrations;
-  if (mode === "closed") throw new ApiError(403, "Forbidden");
+  const mode = registrationsMode(app);
+  // A code that cannot be used (unknown, used up, expired, inviter gone) is refused outright
+  // rather than quietly turned into an ordinary sign-up. A usable one opens closed
+  // registrations (Mastodon's allowed_registration?: registrations open or a valid invite).
+  const invite = input.inviteCode ? findUsableInvite(app, input.inviteCode) : undefined;
+  if (input.inviteCode && !invite) throw new ApiError(403, "Forbidden");
+  if (mode === "closed" && !invite) throw new ApiError(403, "Forbidden");
+  const inviter = invite && inviterOf(app, invite);
+  // Approval is skipped when the inviter may still invite (User#set_approved: valid_invitation?).
+  const invitedPastApproval = inviter !== undefined && userMayInvite(app, inviter.user);
   const v = new Validation();
   const user = { username: input.username ?? "", email: input.email ?? "", password: input.password, checkReserved: true };
   validateNewUser(app, user, v);
@@ -92,15 +106,27 @@ export async function registerAccount(
   const locale = input.locale && LOCALE_RE.test(input.locale) ? input.locale : null;
   const created = await createUser(app, {
     ...user,
-    // Unconfirmed until the address is confirmed (by an admin with `roost user confirm` until
-    // roost sends mail): anyone may type someone else's address, so the token must not work yet.
+    // Unconfirmed until the address is confirmed (the mailed link, or `roost user confirm`):
+    // anyone may type someone else's address, so the token must not work yet.
     confirmed: false,
-    approved: mode === "open" && verdict !== "approval",
+    approved: (mode === "open" || invitedPastApproval) && verdict !== "approval",
     locale,
     reason,
     signUpIp: opts.ip,
     createdByAppId: opts.applicationId,
+    invite: invite && inviter ? { id: invite.id, inviterAccountId: inviter.account.id } : null,
+    // The confirmation mail commits with the user.
+    inTx: ({ userId }) => sendConfirmation(app, { id: userId, email: user.email }, user.username),
   });
+  // Invite#autofollow: the newcomer follows the inviter (Mastodon does it once the account is
+  // active; roost at once, so the inviter sees who came).
+  if (invite?.autofollow && inviter) {
+    try {
+      followAccount(app, created.account, inviter.account, {});
+    } catch (e) {
+      app.log.warn("invite autofollow failed", { error: (e as Error).message });
+    }
+  }
   const scopes = findApplicationById(app.db, opts.applicationId)?.scopes ?? opts.tokenScopes;
   const token = issueToken(app, { userId: created.user.id, applicationId: opts.applicationId, scopes });
   return { access_token: token.token, token_type: "Bearer", scope: scopes.join(" "), created_at: Math.floor(token.createdAt / 1000) };

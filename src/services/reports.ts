@@ -11,6 +11,7 @@ import { findStatusesByIds } from "../storage/statuses.ts";
 import { staffAccountIds } from "../storage/users.ts";
 import { onReportForwarded } from "../federation/outbox/hooks.ts";
 import { notify } from "./notifications.ts";
+import { mailNewReport } from "./staff-mail.ts";
 import { isHiddenLocal } from "./account-lookup.ts";
 import { canViewStatus } from "./visibility.ts";
 
@@ -54,11 +55,15 @@ function requireReportedStatuses(app: App, reporter: Account, target: Account, r
   return ids;
 }
 
-/** admin.report notifications: every admin and moderator hears of a new report (Mastodon's ReportService). */
-function notifyStaff(app: App, reporterId: Id, reportId: Id): void {
+/**
+ * admin.report notifications and e-mails: every admin and moderator hears of a new report
+ * (Mastodon's ReportService#notify_staff!: both, and the reported person never).
+ */
+function notifyStaff(app: App, reporterId: Id, reportId: Id, targetId: Id, comment: string): void {
   for (const staffId of staffAccountIds(app.db)) {
     notify(app, { type: "admin.report", recipientId: staffId, fromAccountId: reporterId, reportId });
   }
+  mailNewReport(app, { id: reportId, reporterId, targetId, comment });
 }
 
 /** POST /api/v1/reports. */
@@ -91,7 +96,7 @@ export function createReport(app: App, reporter: Account, input: ReportInput): {
       createdAt: app.now(),
     });
     if (forward) onReportForwarded(app, id);
-    notifyStaff(app, reporter.id, id);
+    notifyStaff(app, reporter.id, id, target.id, input.comment);
     return findReportById(app.db, id)!;
   });
   return { report, target };
@@ -122,7 +127,7 @@ export function createRemoteReports(app: App, reporter: Account, flags: Incoming
         uri: f.uri,
         createdAt: app.now(),
       });
-      notifyStaff(app, reporter.id, id);
+      notifyStaff(app, reporter.id, id, f.target.id, clipCodePoints(f.comment, REMOTE_COMMENT_MAX));
       return findReportById(app.db, id)!;
     }),
   );

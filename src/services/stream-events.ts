@@ -136,6 +136,19 @@ export function publishAnnouncement(app: App, announcementJson: string): void {
   send(app, topics.announcements(), { event: "announcement", payload: announcementJson });
 }
 
+/**
+ * An announcement published, or edited while published: `announcement` to every user stream,
+ * rendered once on delivery as Mastodon does (anonymously: no `read`, no `me`).
+ */
+export function publishAnnouncementById(app: App, announcementId: Id): void {
+  send(app, topics.announcements(), { event: "announcement", announcementId });
+}
+
+/** One emoji's count on an announcement changed: `announcement.reaction`, counted on delivery. */
+export function publishAnnouncementReactionChange(app: App, announcementId: Id, name: string): void {
+  send(app, topics.announcements(), { event: "announcement.reaction", announcementId, reactionName: name });
+}
+
 export function publishAnnouncementReaction(app: App, reaction: { name: string; count: number; announcement_id: Id }): void {
   send(app, topics.announcements(), { event: "announcement.reaction", payload: JSON.stringify(reaction) });
 }

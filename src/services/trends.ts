@@ -21,6 +21,7 @@ import {
 } from "../storage/trends.ts";
 import { normalizeLink } from "../lib/link-url.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
+import { trendsRequireReview } from "../storage/instance-settings.ts";
 
 export interface TrendsPage {
   limit: number;
@@ -30,7 +31,7 @@ export interface TrendsPage {
 }
 
 function ids(app: App, kind: TrendKind, page: TrendsPage) {
-  return listTrendIds(app.db, kind, { ...page, requireReview: app.config.trendsRequireReview });
+  return listTrendIds(app.db, kind, { ...page, requireReview: trendsRequireReview(app) });
 }
 
 export interface Reviewed<T> {

@@ -8,6 +8,9 @@ import { type User, findUserByAccountId, findUserByEmail, findUserById, insertUs
 import { notify } from "./notifications.ts";
 import { localActorUrls } from "../lib/urls.ts";
 import { recordUserIp } from "../storage/user-ips.ts";
+import { consumeInviteUse } from "../storage/invites.ts";
+import { ApiError } from "../errors.ts";
+import { mailPendingAccount } from "./staff-mail.ts";
 
 /**
  * The built-in roles by the names `roost user create --role` takes (migration 0030 seeds them
@@ -31,6 +34,13 @@ export interface CreateUserInput {
   /** Registration refuses reserved names (admin, root, ...); the CLI may use them. */
   checkReserved?: boolean;
   displayName?: string;
+  /** The invite used to sign up (registration checked it): its use is counted in the same transaction. */
+  invite?: { id: Id; inviterAccountId: Id } | null;
+  /**
+   * Runs inside the creating transaction, after the rows are written (registration stores the
+   * confirmation token and queues its e-mail there, so both commit with the user).
+   */
+  inTx?: (created: { userId: Id; accountId: Id }) => void;
 }
 
 // Names Mastodon keeps from self-registration.
@@ -97,9 +107,14 @@ export async function createUser(app: App, input: CreateUserInput): Promise<{ us
       reason: input.reason ?? null,
       signUpIp: input.signUpIp ?? null,
       createdByAppId: input.createdByAppId ?? null,
+      inviteId: input.invite?.id ?? null,
+      invitedByAccountId: input.invite?.inviterAccountId ?? null,
       createdAt: now,
     });
     recordUserIp(app.db, userId, input.signUpIp, now);
+    // Counted only while it is still usable: a concurrent sign-up may have taken the last use.
+    if (input.invite && !consumeInviteUse(app.db, input.invite.id, now)) throw new ApiError(403, "Forbidden");
+    input.inTx?.({ userId, accountId });
   });
   return { user: findUserById(app.db, userId)!, account: findAccountById(app.db, accountId)! };
 }
@@ -117,8 +132,10 @@ export function confirmUser(app: App, username: string): { user: User; changed: 
   const now = app.now();
   tx(app.db, () => {
     updateUser(app.db, user.id, { confirmedAt: now, updatedAt: now });
-    // Approved already (open registrations): the account is active from now on.
+    // Approved already (open registrations): the account is active from now on. Otherwise
+    // it now waits for a moderator, who hears of it by mail (User#prepare_new_user!).
     if (user.approved) announceSignUp(app, user.accountId);
+    else mailPendingAccount(app, user);
   });
   return { user: findUserById(app.db, user.id)!, changed: true };
 }

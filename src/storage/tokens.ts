@@ -118,3 +118,14 @@ export function liveUserTokenIds(db: DB, ids: Iterable<Id>, now: number): Set<Id
     .all({ ids: idListJson(ids), now }) as bigint[];
   return new Set(rows.map(str));
 }
+
+/** A user's tokens that are neither revoked nor expired (a password reset revokes them all). */
+export function liveTokenIdsOfUser(db: DB, userId: Id, now: number): Id[] {
+  const rows = stmt(db, "SELECT id FROM oauth_tokens WHERE user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)").all(BigInt(userId), now) as Row[];
+  return rows.map((r) => str(r.id));
+}
+
+/** Revokes a user's unused authorization codes (Doorkeeper's revoke_access! also ends grants). */
+export function revokeGrantsOfUser(db: DB, userId: Id, now: number): void {
+  stmt(db, "UPDATE oauth_grants SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(now, BigInt(userId));
+}

@@ -68,6 +68,9 @@ export interface NewUser {
   reason?: string | null;
   signUpIp?: string | null;
   createdByAppId?: Id | null;
+  /** The invite signed up with and its creator's account (migration 0047, 0031). */
+  inviteId?: Id | null;
+  invitedByAccountId?: Id | null;
   createdAt: number;
 }
 
@@ -75,9 +78,9 @@ export function insertUser(db: DB, u: NewUser): void {
   stmt(
     db,
     `INSERT INTO users (id, account_id, email, password_hash, role_id, confirmed_at, approved, locale, reason,
-       sign_up_ip, created_by_app_id, created_at, updated_at)
+       sign_up_ip, created_by_app_id, invite_id, invited_by_account_id, created_at, updated_at)
      VALUES (@id, @accountId, @email, @passwordHash, @roleId, @confirmedAt, @approved, @locale, @reason,
-       @signUpIp, @createdByAppId, @createdAt, @createdAt)`,
+       @signUpIp, @createdByAppId, @inviteId, @invitedByAccountId, @createdAt, @createdAt)`,
   ).run({
     id: BigInt(u.id),
     accountId: BigInt(u.accountId),
@@ -90,6 +93,8 @@ export function insertUser(db: DB, u: NewUser): void {
     reason: u.reason ?? null,
     signUpIp: u.signUpIp ?? null,
     createdByAppId: u.createdByAppId ? BigInt(u.createdByAppId) : null,
+    inviteId: u.inviteId ? BigInt(u.inviteId) : null,
+    invitedByAccountId: u.invitedByAccountId ? BigInt(u.invitedByAccountId) : null,
     createdAt: u.createdAt,
   });
 }

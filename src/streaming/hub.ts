@@ -16,6 +16,11 @@ import { Frame, type StreamSession, type Subscription } from "./session.ts";
 const TOKEN_SWEEP_MS = 500;
 /** SSE heartbeat comment (Mastodon's `:thump` every 15 s). */
 const HEARTBEAT_MS = 15_000;
+/**
+ * Frames written per turn of the event loop. A slice of 256 writes takes a few milliseconds
+ * (mostly the sockets' write calls); requests are served in between.
+ */
+const WRITES_PER_TURN = 256;
 /** On shutdown, connections whose close handshake takes longer are cut. */
 const CLOSE_GRACE_MS = 1_000;
 
@@ -38,6 +43,11 @@ export class StreamingHub {
   private readonly busUnsubscribe = new Map<string, () => void>();
   private pending: [string, BusMessage][] = [];
   private flushQueued = false;
+  /** Frames rendered and waiting for their slice: subscription, frame, subscription, frame ... */
+  private outbox: (Subscription | Frame)[] = [];
+  private outboxHead = 0;
+  /** A slice of the outbox is scheduled (setImmediate). */
+  private slicing = false;
   private sweepTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private closing = false;
@@ -51,6 +61,11 @@ export class StreamingHub {
   /** Open connections, for the logs and tests. */
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Frames rendered and waiting for their slice (tests: delivery yields to the event loop). */
+  get queuedWrites(): number {
+    return (this.outbox.length - this.outboxHead) / 2;
   }
 
   /** Refuses a new connection over a cap (or while shutting down); null when it may open. */
@@ -136,6 +151,8 @@ export class StreamingHub {
   async close(): Promise<void> {
     this.closing = true;
     this.stopTimers();
+    this.outbox = [];
+    this.outboxHead = 0;
     const open = [...this.sessions];
     for (const s of open) s.end(true);
     const all = Promise.all(open.map((s) => s.finished));
@@ -189,20 +206,49 @@ export class StreamingHub {
     if (jobs.length === 0 || !this.app.db.open) return;
     // Frames by stream, event and payload: a public event is framed once for all its subscribers.
     const frames = new Map<string, Map<string | undefined, Frame>>();
+    const before = this.outbox.length;
     deliver(this.app, jobs, (sub, event, payload) => {
       const key = `${event}\n${sub.channel.label.join("\n")}`;
       let byPayload = frames.get(key);
       if (!byPayload) frames.set(key, (byPayload = new Map()));
       let frame = byPayload.get(payload);
       if (!frame) byPayload.set(payload, (frame = new Frame(sub.channel.label, event, payload)));
-      this.write(sub, frame);
+      this.outbox.push(sub, frame);
     });
+    // Behind earlier slices still due, so each stream keeps the order of its events.
+    if (this.outbox.length > before && !this.slicing) this.writeSlice();
   }
 
-  private write(sub: Subscription, frame: Frame): void {
-    const session = sub.session;
+  /**
+   * Writes the next WRITES_PER_TURN queued frames, then yields to the event loop (setImmediate)
+   * while more remain: a post with thousands of listeners does not hold back the requests
+   * waiting. Each connection's frames of a slice leave in one socket write (flushWrites).
+   */
+  private writeSlice(): void {
+    this.slicing = false;
+    const box = this.outbox;
+    const end = Math.min(this.outboxHead + 2 * WRITES_PER_TURN, box.length);
+    const touched = new Set<StreamSession>();
+    for (let i = this.outboxHead; i < end; i += 2) {
+      const session = (box[i] as Subscription).session;
+      if (session.closed) continue;
+      session.write(box[i + 1] as Frame);
+      touched.add(session);
+    }
+    this.outboxHead = end;
+    if (end < box.length) {
+      this.slicing = true;
+      setImmediate(() => this.guard("delivery", () => this.writeSlice()));
+    } else {
+      this.outbox = [];
+      this.outboxHead = 0;
+    }
+    for (const session of touched) this.guard("delivery", () => this.send(session));
+  }
+
+  private send(session: StreamSession): void {
     if (session.closed) return;
-    const waiting = session.write(frame);
+    const waiting = session.flushWrites();
     if (waiting > this.limits.bufferBytes) {
       // A client that does not read is dropped, never buffered without limit.
       this.app.log.warn("stream dropped: client not reading", { transport: session.transport, accountId: session.viewer.accountId, bufferedBytes: waiting });

@@ -44,8 +44,15 @@ export abstract class StreamSession {
     readonly ip: string | null,
   ) {}
 
-  /** Writes one event; returns the bytes now waiting to be sent (the hub drops a client that stopped reading). */
-  abstract write(frame: Frame): number;
+  /** Queues one event: nothing reaches the connection before flushWrites(), which the hub calls in the same turn. */
+  abstract write(frame: Frame): void;
+
+  /**
+   * Sends what write() queued with as few socket writes as the transport allows (a burst of
+   * posts reaches a socket as one write, not one per event); returns the bytes now waiting to
+   * be sent (the hub drops a client that stopped reading).
+   */
+  abstract flushWrites(): number;
 
   /** An SSE heartbeat; WebSockets are pinged by the adapter instead. */
   heartbeat(): void {}

@@ -11,6 +11,7 @@ const THUMP = encoder.encode(":thump\n");
 
 export class SseSession extends StreamSession {
   private controller!: ReadableStreamDefaultController<Uint8Array>;
+  private queued: Uint8Array[] = [];
   readonly body: ReadableStream<Uint8Array>;
 
   constructor(hub: StreamingHub, viewer: StreamViewer, ip: string | null) {
@@ -30,14 +31,26 @@ export class SseSession extends StreamSession {
 
   private send(bytes: Uint8Array): number {
     if (this.closed) return 0;
-    this.controller.enqueue(bytes);
+    try {
+      this.controller.enqueue(bytes);
+    } catch {
+      return 0; // ended (end()) and not yet gone: nothing more is sent
+    }
     return -(this.controller.desiredSize ?? 0);
   }
 
-  write(f: Frame): number {
+  write(f: Frame): void {
     // An event without a payload still needs a data line, or EventSource drops it.
     f.sse ??= encoder.encode(`event: ${f.event}\ndata: ${f.payload ?? "undefined"}\n\n`);
-    return this.send(f.sse);
+    this.queued.push(f.sse);
+  }
+
+  flushWrites(): number {
+    const q = this.queued;
+    if (q.length === 0) return -(this.controller.desiredSize ?? 0);
+    this.queued = [];
+    // One chunk for the whole burst: the response writes (and frames) each chunk on its own.
+    return this.send(q.length === 1 ? q[0] : Buffer.concat(q));
   }
 
   override heartbeat(): void {

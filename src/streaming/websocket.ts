@@ -11,23 +11,49 @@ import { type Frame, StreamSession } from "./session.ts";
 /** A text frame's JSON: `{"type": "subscribe" | "unsubscribe", "stream": ..., "tag": ..., "list": ...}`. */
 type ClientMessage = { type?: unknown; stream?: unknown; tag?: unknown; list?: unknown };
 
+/** The upgraded TCP socket, corked while a burst of frames is written (node: the request's socket). */
+export interface CorkableSocket {
+  cork(): void;
+  uncork(): void;
+}
+
 class WebSocketSession extends StreamSession {
+  private queued: Frame[] = [];
+
   constructor(
     hub: StreamingHub,
     viewer: StreamViewer,
     ip: string | null,
     private readonly peer: Peer,
+    private readonly socket: CorkableSocket | undefined,
   ) {
     super(hub, "websocket", viewer, ip);
   }
 
-  write(f: Frame): number {
-    // `payload` is a string: the entity JSON is encoded a second time, as clients expect.
-    f.ws ??= Buffer.from(
-      JSON.stringify(f.payload === undefined ? { stream: f.label, event: f.event } : { stream: f.label, event: f.event, payload: f.payload }),
-    );
-    // A text frame from bytes encoded once (the node adapter passes `binary` on to ws).
-    this.peer.send(f.ws, { binary: false } as { compress?: boolean });
+  write(f: Frame): void {
+    this.queued.push(f);
+  }
+
+  flushWrites(): number {
+    const q = this.queued;
+    if (q.length === 0) return this.peer.bufferedAmount;
+    this.queued = [];
+    // ws writes each frame's header and payload as one socket write per frame; corked, the
+    // burst leaves in one write (a post reaching many sockets costs a write per socket, not
+    // one per socket and event).
+    this.socket?.cork();
+    try {
+      for (const f of q) {
+        // `payload` is a string: the entity JSON is encoded a second time, as clients expect.
+        f.ws ??= Buffer.from(
+          JSON.stringify(f.payload === undefined ? { stream: f.label, event: f.event } : { stream: f.label, event: f.event, payload: f.payload }),
+        );
+        // A text frame from bytes encoded once (the node adapter passes `binary` on to ws).
+        this.peer.send(f.ws, { binary: false } as { compress?: boolean });
+      }
+    } finally {
+      this.socket?.uncork();
+    }
     return this.peer.bufferedAmount;
   }
 
@@ -54,6 +80,8 @@ export interface WebSocketInit {
   protocol?: string;
   /** `?stream=` (with `tag`, `list`) of the upgrade request: subscribed on open. */
   initial?: ClientMessage;
+  /** The upgraded socket, when the adapter exposes it: bursts of frames are written corked. */
+  socket?: CorkableSocket;
 }
 
 function subscribe(app: App, hub: StreamingHub, session: WebSocketSession, m: ClientMessage): void {
@@ -84,7 +112,7 @@ export function websocketHooks(app: App, hub: StreamingHub, init: WebSocketInit)
       return { headers };
     },
     open(peer: Peer) {
-      const s = new WebSocketSession(hub, init.viewer, init.ip, peer);
+      const s = new WebSocketSession(hub, init.viewer, init.ip, peer, init.socket);
       if (!hub.add(s)) {
         // A cap filled up between the upgrade request and now.
         peer.close(1008, "Too many streaming connections");

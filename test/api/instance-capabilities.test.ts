@@ -15,6 +15,8 @@ import { type Capabilities, instanceVersion, mastodonApiVersion, routeKey, serve
 import { getInstanceInfo } from "../../src/services/instance.ts";
 import { setTermsOfService } from "../../src/services/instance-pages.ts";
 import { toApiInstanceV1, toApiInstanceV2 } from "../../src/serializers/instance.ts";
+import { createInvite } from "../../src/admin/invites.ts";
+import { makeActor } from "../../src/admin/actor.ts";
 
 interface Check {
   claim: string;
@@ -331,7 +333,13 @@ function advertisedChecks(s: TestServer, docs: Awaited<ReturnType<typeof readDoc
     add("registrations open: the sign-up API", async () => expectRouted(await s.req(null, "POST", "/api/v1/accounts", {}), "POST /api/v1/accounts"));
   }
   if (v1.invites_enabled) {
-    add("invites_enabled: invite links", async () => expectRouted(await s.req(null, "GET", "/invite/none"), "GET /invite/:code"));
+    // Everyone may invite: alice's invite link answers apps (an unknown code is a 404).
+    add("invites_enabled: invite links", async () => {
+      const invite = createInvite(s.app, makeActor(s.app, alice.user, alice.account, "api"), { maxUses: 1 });
+      const res = await s.req(null, "GET", `/invite/${invite.code}`, undefined, { accept: "application/json" });
+      expectOk(res, "GET /invite/:code");
+      assert.equal(res.body.invite_code, invite.code);
+    });
   }
 
   // NodeInfo: what other servers rely on.

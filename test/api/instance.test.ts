@@ -131,7 +131,8 @@ test("v1 instance: legacy shape, stats, Deprecation header; registrations and no
   assert.equal(i.thumbnail, `${s.app.baseUrl}/instance/thumbnail.png`);
   assert.equal(i.registrations, true);
   assert.equal(i.approval_required, true);
-  assert.equal(i.invites_enabled, false);
+  // Mastodon: min_invite_role is the everyone role (roost's default settings: invites on).
+  assert.equal(i.invites_enabled, true);
   assert.deepEqual(i.configuration.accounts, { max_featured_tags: 10 });
   assert.equal(i.configuration.statuses.max_characters, 777);
   assert.equal(i.configuration.statuses.max_media_attachments, 4);

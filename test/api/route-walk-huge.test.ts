@@ -89,6 +89,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
   const later = await s.api(alice, "POST", "/api/v1/statuses", { status: "later", scheduled_at: new Date(s.app.now() + 3_600_000).toISOString() });
   const walled = await s.api(alice, "POST", "/api/v1/admin/domain_blocks", { domain: "walk.example" });
   const allowed = await s.api(alice, "POST", "/api/v1/admin/domain_allows", { domain: "walk.example" });
+  const news = await s.api(alice, "POST", "/api/roost/v1/admin/announcements", { text: "walk" });
   await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { note: "#birds @bob https://example.com/", fields_attributes: [{ name: "a", value: "https://example.com/" }] });
   await s.api(alice, "GET", "/api/v2/search?q=birds");
 
@@ -123,8 +124,14 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     ],
     "POST /api/v1/accounts": (h) => {
       const base = { username: "carol", email: "carol@example.test", password: "correct horse battery", agreement: "true", locale: "en" };
-      return [{ ...base, username: h }, { ...base, email: h }, { ...base, password: h }, { ...base, reason: h }, { ...base, locale: h }, { ...base, agreement: h }];
+      return [{ ...base, username: h }, { ...base, email: h }, { ...base, password: h }, { ...base, reason: h }, { ...base, locale: h }, { ...base, agreement: h }, { ...base, invite_code: h }];
     },
+    // alice did not sign up through an app: refused (403) whatever the address.
+    "POST /api/v1/emails/confirmations": (h) => [{ email: h }],
+    // A CSRF-protected form: refused before its values matter.
+    "POST /auth/password": (h) => [{ email: h }, { authenticity_token: h }, { reset_password_token: h, password: h, password_confirmation: h }],
+    "POST /invites": (h) => [{ authenticity_token: h }, { invite: { comment: h, max_uses: h, expires_in: h } }],
+    "POST /invites/:id/expire": (h) => [{ authenticity_token: h }],
     "PATCH /api/v1/accounts/update_credentials": (h) => [
       { display_name: h },
       { note: h },
@@ -292,6 +299,23 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "DELETE /api/v1/admin/domain_allows/:id": () => [],
     "POST /api/v1/admin/email_domain_blocks": (h) => [{ domain: h }, { lenient: true, domain: "walk-mail.example", allow_with_approval: h }],
     "DELETE /api/v1/admin/email_domain_blocks/:id": () => [],
+    "POST /api/roost/v1/admin/announcements": (h) => [
+      { text: h },
+      { text: "x", starts_at: h, ends_at: "2030-01-01" },
+      { text: "x", starts_at: "2030-01-01", ends_at: h },
+      { text: "x", scheduled_at: h },
+      { lenient: true, text: "walk", all_day: h },
+    ],
+    "PUT /api/roost/v1/admin/announcements/:id": (h) => [{ text: h }, { starts_at: h }, { ends_at: h }, { scheduled_at: h }, { lenient: true, all_day: h }],
+    "PATCH /api/roost/v1/admin/announcements/:id": (h) => [{ text: h }],
+    "POST /api/roost/v1/admin/announcements/:id/publish": () => [],
+    "POST /api/roost/v1/admin/announcements/:id/unpublish": () => [],
+    "DELETE /api/roost/v1/admin/announcements/:id": () => [],
+    // The emoji travels in the path; the bodies are not read.
+    "POST /api/v1/announcements/:id/dismiss": () => [],
+    "PUT /api/v1/announcements/:id/reactions/:name": () => [],
+    "PATCH /api/v1/announcements/:id/reactions/:name": () => [],
+    "DELETE /api/v1/announcements/:id/reactions/:name": () => [],
     "POST /api/v1/push/subscription": (h) => [
       { subscription: { endpoint: h, keys: pushKeys } },
       { subscription: { endpoint: pushEndpoint, keys: { ...pushKeys, p256dh: h } } },
@@ -313,7 +337,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /actor/inbox": () => [],
     "POST /users/:username/inbox": () => [],
   };
-  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id };
+  const ids: Record<string, string> = { "/filters/": kf.id, "/keywords/": kf.keywords[0].id, "/media/": dot.id, "/polls/": question.poll.id, "/scheduled_statuses/": later.id, "/lists/": list.id, "/statuses/": post.id, "/accounts/": bob.id, "/domain_blocks/": walled.id, "/domain_allows/": allowed.id, "/announcements/": news.id };
   const fillPath = (path: string) =>
     path.replace(/(\/\w+\/):\w+/g, (_all, prefix: string) => (ids[prefix] ? prefix + ids[prefix] : prefix + "1")).replace(":username", "alice");
 
@@ -332,6 +356,8 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     ["/api/v1/notifications", "types[]"],
     ["/authorize_interaction", "uri"],
     ["/oauth/authorize", "client_id"],
+    ["/auth/confirmation", "confirmation_token"],
+    ["/auth/password/edit", "reset_password_token"],
   ];
 
   const routes = new Set(s.routes.map((r) => `${r.method} ${r.path}`));

@@ -30,6 +30,9 @@ const PARAM_NAMES = [
   "report_id", "warning_preset_id", "text", "send_email_notification", "category", "rule_ids", "origin", "ip",
   "role_ids", "invited_by", "permissions", "resolved", "unresolved", "target_account_id", "by_domain", "staff",
   "subscription", "data",
+  "starts_at", "ends_at", "all_day", "with_dismissed",
+  // Invites and the mailed links.
+  "invite_code", "confirmation_token", "reset_password_token", "password_confirmation",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {

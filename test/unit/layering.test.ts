@@ -96,18 +96,20 @@ const MAY_IMPORT: Record<string, string[]> = {
   suggestions: ["storage", "db", "lib"],
   // The in-process event bus (streaming/DESIGN.md): services publish, streaming subscribes.
   events: ["db", "lib"],
-  services: ["storage", "db", "lib", "config", "media", "net", "federation", "events", "search"],
+  // Outgoing e-mail (src/mail/DESIGN.md): messages, the mail.send queue and the transport.
+  mail: ["lib", "config", "jobs"],
+  services: ["storage", "db", "lib", "config", "media", "net", "federation", "events", "search", "mail"],
   serializers: ["storage", "lib", "media"],
   // Administration (src/admin/DESIGN.md): the moderation use cases, above services, with the
   // role policy and the audit log; routes, jobs and the CLI call it, services never do.
-  admin: ["services", "storage", "db", "lib", "config", "federation", "jobs", "media", "events", "search"],
+  admin: ["services", "storage", "db", "lib", "config", "federation", "jobs", "media", "events", "search", "mail"],
   federation: ["services", "storage", "db", "lib", "net", "config", "jobs", "media", "workers", "search"],
   // Federation's HTTP surface (routes, and register.ts which also registers its jobs).
   "federation/routes": ["federation", "services", "storage", "db", "lib", "net", "http"],
   // Web Push delivery (push/DESIGN.md): beside federation, below the job handlers; it calls
   // services only for the push rules (push-notify) and renders the sender with serializers.
   push: ["services", "serializers", "storage", "db", "lib", "net", "federation", "jobs", "workers", "config"],
-  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search", "admin", "trends", "suggestions", "push", "ops"],
+  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search", "admin", "trends", "suggestions", "push", "ops", "mail"],
   // Live streams: connections, subscriptions and delivery, fed by the bus.
   streaming: ["events", "services", "serializers", "lib", "config"],
   http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "streaming", "admin", "ops"],

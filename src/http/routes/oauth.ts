@@ -5,10 +5,12 @@ import type { Router } from "../../http/router.ts";
 import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
 import { registerOauthMetadataRoutes } from "./oauth/metadata.ts";
 import { registerSessionRoutes } from "./oauth/sessions.ts";
+import { registerEmailLinkRoutes } from "./oauth/email-links.ts";
 import { registerTokenRoutes } from "./oauth/token.ts";
 
 export function registerOauthRoutes(app: App, r: Router): void {
   registerSessionRoutes(app, r);
+  registerEmailLinkRoutes(app, r);
   registerAuthorizeRoutes(app, r);
   registerTokenRoutes(app, r);
   registerOauthMetadataRoutes(app, r);

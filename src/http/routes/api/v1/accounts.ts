@@ -75,6 +75,7 @@ export function registerAccountsRoutes(app: App, r: Router): void {
         agreement: agreement === "true" || agreement === "1",
         locale: p.str("locale"),
         reason: p.str("reason"),
+        inviteCode: p.str("invite_code")?.trim() || undefined,
       },
     );
     event.res.headers.set("pragma", "no-cache");

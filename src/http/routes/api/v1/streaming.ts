@@ -2,7 +2,7 @@
 // /api/v1/streaming and the Server-Sent Events endpoints, on the API's own port.
 import { setWebSocketHooks } from "crossws";
 import type { H3Event } from "h3";
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { App } from "../../../../app.ts";
 import { ApiError } from "../../../../errors.ts";
 import type { Router } from "../../../router.ts";
@@ -57,6 +57,8 @@ function upgrade(app: App, hub: StreamingHub, event: H3Event): Response {
     requestId: (event.context as { requestId?: string }).requestId ?? "",
     protocol: firstSubprotocol(event),
     initial: stream === null ? undefined : { stream, tag: q.get("tag") ?? undefined, list: q.get("list") ?? undefined },
+    // The node adapter (http/upgrade.ts) upgrades this very socket.
+    socket: (event.runtime?.node as { req?: IncomingMessage } | undefined)?.req?.socket ?? undefined,
   });
   // Where the WebSocket adapter (http/upgrade.ts) finds them, on the request and the response.
   setWebSocketHooks(event.req, hooks);
