@@ -135,6 +135,42 @@ export function registerAccountsCommands(program: Command): void {
   simple(accounts, "unsilence", "lift a limit", (m) => m.unsilenceAccount);
   simple(accounts, "unsensitive", "stop marking the account's media sensitive", (m) => m.unsensitizeAccount);
   simple(accounts, "delete", "remove the data of a suspended account now (in the background, in batches)", (m) => m.deleteAccountData);
+  for (const [verb, description] of [
+    ["feature", "suggest the account to everyone (follow suggestions, source featured)"],
+    ["unfeature", "stop featuring the account in follow suggestions"],
+  ] as const) {
+    accounts
+      .command(verb)
+      .description(description)
+      .argument("<account>", "id, username or user@domain")
+      .option("--json", "print the account as one JSON line")
+      .action(async (ref: string, opts: { json?: boolean }, cmd: Command) => {
+        const row = await asActor(cmd, async (app, actor) => {
+          const featured = await import("../../src/admin/featured-accounts.ts");
+          const { accountRows, findAccountByRef } = await import("../../src/admin/listing.ts");
+          const change = verb === "feature" ? featured.featureAccount : featured.unfeatureAccount;
+          return accountRows(app, [change(app, actor, findAccountByRef(app, ref))])[0];
+        });
+        printRecord({ ...row, state: stateOf(row) }, opts.json);
+      });
+  }
+
+  accounts
+    .command("featured")
+    .description("the accounts featured in follow suggestions, in the order they were featured")
+    .option("--json", "one JSON object per line")
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const rows = await asActor(cmd, async (app, actor) => {
+        const { listFeaturedAccounts } = await import("../../src/admin/featured-accounts.ts");
+        const { accountRows } = await import("../../src/admin/listing.ts");
+        return accountRows(app, listFeaturedAccounts(app, actor));
+      });
+      printRows(
+        rows.map((r) => ({ ...r, state: stateOf(r) })),
+        [...COLUMNS],
+        opts.json,
+      );
+    });
 
   accounts
     .command("action")

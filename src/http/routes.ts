@@ -41,6 +41,7 @@ import { registerBookmarksFavouritesRoutes } from "./routes/api/v1/bookmarks-fav
 import { registerReportsRoutes } from "./routes/api/v1/reports.ts";
 import { registerSearchRoutes } from "./routes/api/v2/search.ts";
 import { registerDirectoryRoutes } from "./routes/api/v1/directory.ts";
+import { registerSuggestionsRoutes } from "./routes/api/v1/suggestions.ts";
 import { registerTrendsRoutes } from "./routes/api/v1/trends.ts";
 import { registerAdminTrendsRoutes } from "./routes/api/v1/admin-trends.ts";
 import { registerFiltersV1Routes } from "./routes/api/v1/filters.ts";
@@ -108,6 +109,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerBookmarksFavouritesRoutes(app, r);
   registerSearchRoutes(app, r);
   registerDirectoryRoutes(app, r);
+  registerSuggestionsRoutes(app, r);
   registerTrendsRoutes(app, r);
   registerAdminTrendsRoutes(app, r);
   registerReportsRoutes(app, r);

@@ -19,6 +19,7 @@ import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin
 import { DOMAIN_SUSPEND_JOB, handleDomainSuspension } from "../admin/domain-accounts.ts";
 import { DOMAIN_DROP_MEDIA_JOB, handleDomainMediaDrop } from "../admin/domain-media.ts";
 import { refreshTrends, REFRESH_EVERY_MS, REFRESH_TASK } from "../trends/refresh.ts";
+import { refreshSuggestions, SUGGESTIONS_REFRESH_EVERY_MS, SUGGESTIONS_REFRESH_TASK } from "../suggestions/refresh.ts";
 import { registerBackupSchedule } from "../ops/backup-schedule.ts";
 import { registerStoragePrune } from "../ops/storage-prune.ts";
 import { registerDashboardSampler } from "../ops/dashboard-samples.ts";
@@ -62,6 +63,7 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(REBUILD_JOB, handleSearchRebuild, { queue: "search" });
   app.jobs.register(AUTHOR_JOB, handleSearchAuthor, { queue: "search" });
   app.jobs.every(REFRESH_TASK, REFRESH_EVERY_MS, (a) => void refreshTrends(a));
+  app.jobs.every(SUGGESTIONS_REFRESH_TASK, SUGGESTIONS_REFRESH_EVERY_MS, (a) => void refreshSuggestions(a));
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
   // Its own queue: a thread walk waits on other servers (bounded by threadBackfillTimeout).

@@ -1,8 +1,12 @@
 // Trends::Link (a PreviewCard with seven days of history) and the admin's Link and
-// PreviewCardProvider. Roost fetches no preview cards yet: a trending link is shown by its URL,
-// with its site as provider and empty page fields (the entity's documented defaults).
+// PreviewCardProvider. The page fields (title, description, image, author, provider, blurhash,
+// size) come from the link's preview card (storage/preview-cards.ts); `url` stays the link as
+// posted, which GET /api/v1/timelines/link takes. A link whose card was never fetched (the
+// page had none, or the fetch failed) is shown by its URL, with its site as provider.
 import type { App } from "../app.ts";
+import { findCardsByIds } from "../storage/preview-cards.ts";
 import { type TrendLink, type TrendPublisher, trendDailyUses } from "../storage/trends.ts";
+import { toApiPreviewCard } from "./preview-card.ts";
 
 const DAY = 86_400_000;
 
@@ -12,6 +16,7 @@ export function toApiTrendLinks(app: App, links: TrendLink[]): ApiTrendLink[] {
   const now = app.now();
   const today = now - (now % DAY);
   const uses = trendDailyUses(app.db, "link", links.map((l) => l.id), today - 6 * DAY);
+  const cards = findCardsByIds(app.db, links.flatMap((l) => (l.cardId ? [l.cardId] : [])));
   return links.map((l) => {
     const byDay = uses.get(l.id);
     const history = Array.from({ length: 7 }, (_, i) => {
@@ -19,6 +24,8 @@ export function toApiTrendLinks(app: App, links: TrendLink[]): ApiTrendLink[] {
       const u = byDay?.get(day);
       return { day: String(day / 1000), accounts: String(u?.accounts ?? 0), uses: String(u?.uses ?? 0) };
     });
+    const card = l.cardId ? cards.get(l.cardId) : undefined;
+    if (card) return { ...toApiPreviewCard(app, card), url: l.url, history };
     return {
       url: l.url,
       title: l.url,

@@ -116,8 +116,7 @@ const RELEASES: { version: string; needs: Capability[] }[] = [
 
 /**
  * The floor. Below it clients switch off what roost serves (exclusive lists 4.2, v2 filters 4.0,
- * editing 3.5) or use endpoints Mastodon removed. A 4.2 claim still implies some things roost
- * lacks so far: trends, suggestions, announcements.
+ * editing 3.5) or use endpoints Mastodon removed.
  */
 const FLOOR_RELEASE = "4.2.0";
 

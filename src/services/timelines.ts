@@ -4,6 +4,7 @@ import { compareIds, type Id } from "../lib/ids.ts";
 import { normalizeTag } from "../lib/tags.ts";
 import { requireVisibleAccount } from "./account-lookup.ts";
 import { requireOwnList } from "./lists.ts";
+import { requireTrendingLink } from "./trends.ts";
 import { isBlocking, isFollowing } from "../storage/relationship-checks.ts";
 import { findLiveStatusesCached } from "../storage/status-cache.ts";
 import type { Status } from "../storage/statuses.ts";
@@ -12,6 +13,7 @@ import {
   type AccountStatusesFilter,
   findTagIdsByNames,
   homeTimelinePage,
+  linkTimelinePage,
   listTimelinePage,
   type Page,
   type PublicFilter,
@@ -87,6 +89,16 @@ export function tagTimeline(app: App, viewerId: Id | null, q: TagQuery, page: Pa
     const taken = sorted.slice(0, page.limit);
     return ascending ? taken.reverse() : taken;
   });
+}
+
+/**
+ * GET /api/v1/timelines/link: public posts carrying the card of a link that trends now (404
+ * for any other URL); empty while the link has no card (its page gave none).
+ */
+export function linkTimeline(app: App, viewerId: Id | null, url: string | undefined, page: Page): Status[] {
+  const cardId = requireTrendingLink(app, url).cardId;
+  if (!cardId) return [];
+  return statusesOfPage(app, () => linkTimelinePage(app.db, cardId, viewerHides(app.db, viewerId, app.now()), page));
 }
 
 /**

@@ -10,17 +10,16 @@ import { findStatusesByIds } from "../storage/statuses.ts";
 import type { TagRow } from "../storage/tag-search.ts";
 import {
   findTagsByIds,
+  findTrendLinkByUrl,
   findTrendLinks,
-  findTrendPublisher,
+  isTrendShown,
   listTrendIds,
   listTrendPublishers,
-  type ReviewKind,
-  setReview,
   type TrendKind,
   type TrendLink,
   type TrendPublisher,
-  trendItemExists,
 } from "../storage/trends.ts";
+import { normalizeLink } from "../lib/link-url.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 import { trendsRequireReview } from "../storage/instance-settings.ts";
 
@@ -60,33 +59,17 @@ export function trendingLinks(app: App, page: TrendsPage): Reviewed<TrendLink>[]
   return found.flatMap((f) => (links.has(f.id) ? [{ item: links.get(f.id)!, trendable: f.reviewed }] : []));
 }
 
-/** A moderator approves or rejects an item (it may trend again later, or never). */
-function reviewTrend(app: App, kind: TrendKind, id: Id, trendable: boolean): void {
-  if (!trendItemExists(app.db, kind, id)) throw notFound();
-  setReview(app.db, kind as ReviewKind, id, trendable, app.now());
-}
-
-export function reviewTag(app: App, id: Id, trendable: boolean): TagRow {
-  reviewTrend(app, "tag", id, trendable);
-  return findTagsByIds(app.db, [id])[0];
-}
-
-export function reviewStatus(app: App, id: Id, trendable: boolean): Status {
-  reviewTrend(app, "status", id, trendable);
-  return findStatusesByIds(app.db, [id]).get(id)!;
-}
-
-export function reviewLink(app: App, id: Id, trendable: boolean): TrendLink {
-  reviewTrend(app, "link", id, trendable);
-  return findTrendLinks(app.db, [id]).get(id)!;
+/**
+ * The link GET /api/v1/timelines/link asks for: one trending now and shown to the public
+ * (Mastodon: `PreviewCard.joins(:trend).merge(PreviewCardTrend.allowed).find_by!(url:)`), else 404.
+ */
+export function requireTrendingLink(app: App, rawUrl: string | undefined): TrendLink {
+  const link = rawUrl === undefined ? null : normalizeLink(rawUrl.trim());
+  const found = link ? findTrendLinkByUrl(app.db, link.url) : undefined;
+  if (!found || !isTrendShown(app.db, "link", found.id, app.config.trendsRequireReview)) throw notFound();
+  return found;
 }
 
 export function trendPublishers(app: App, page: { limit: number; offset: number }): TrendPublisher[] {
   return listTrendPublishers(app.db, page);
-}
-
-export function reviewPublisher(app: App, id: Id, trendable: boolean): TrendPublisher {
-  if (!findTrendPublisher(app.db, id)) throw notFound();
-  setReview(app.db, "publisher", id, trendable, app.now());
-  return findTrendPublisher(app.db, id)!;
 }

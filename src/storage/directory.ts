@@ -19,10 +19,10 @@ export interface DirectoryQuery {
 
 // Mastodon's Account.discoverable: opted in, not suspended, silenced or moved away; local
 // accounts only once confirmed and approved (before that nobody may see them anywhere).
-const LISTED = `a.discoverable = 1 AND a.suspended_at IS NULL AND a.silenced_at IS NULL AND a.moved_to_account_id IS NULL
+export const LISTED = `a.discoverable = 1 AND a.suspended_at IS NULL AND a.silenced_at IS NULL AND a.moved_to_account_id IS NULL
   AND (a.domain IS NOT NULL OR EXISTS (SELECT 1 FROM users u WHERE u.account_id = a.id AND u.confirmed_at IS NOT NULL AND u.approved = 1))`;
 
-const NOT_EXCLUDED = `(@viewer IS NULL OR (
+export const NOT_EXCLUDED = `(@viewer IS NULL OR (
      NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = @viewer AND b.target_account_id = a.id)
      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = a.id AND b.target_account_id = @viewer)
      AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = @viewer AND m.target_account_id = a.id AND (m.expires_at IS NULL OR m.expires_at > @now))

@@ -60,6 +60,12 @@ export function findCardByUrl(db: DB, url: string): PreviewCard | undefined {
   return r && rowToCard(r);
 }
 
+/** Cards by id (a page of trending links). */
+export function findCardsByIds(db: DB, ids: Iterable<Id>): Map<Id, PreviewCard> {
+  const rows = stmt(db, "SELECT * FROM preview_cards WHERE id IN (SELECT value FROM json_each(?))").all(idListJson(new Set(ids))) as Row[];
+  return new Map(rows.map((r) => [str(r.id), rowToCard(r)]));
+}
+
 /**
  * Inserts the card for its URL or replaces the one there (same id, so statuses keep it).
  * Returns the stored card and the image file it replaced, if any (to be removed).

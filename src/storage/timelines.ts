@@ -195,6 +195,23 @@ export function tagTimelinePage(db: DB, tagId: Id, hides: ViewerHides, f: TagFil
   return run(db, sql, params, k.ascending);
 }
 
+/**
+ * Public posts that carry a preview card (GET /api/v1/timelines/link), replies included, by
+ * discoverable authors neither suspended nor silenced (Mastodon's LinkFeed). Newest first by
+ * the preview_cards_statuses_card index: (preview_card_id, status_id), status_id being its rowid.
+ */
+export function linkTimelinePage(db: DB, cardId: Id, hides: ViewerHides, page: Page): Id[] {
+  const k = keyset(page);
+  if (k.limit <= 0) return [];
+  const sql = `SELECT s.id FROM preview_cards_statuses pcs JOIN statuses s ON s.id = pcs.status_id
+    WHERE pcs.preview_card_id = +@card AND pcs.status_id < +@upper AND pcs.status_id > +@lower
+      AND s.visibility = 'public' AND s.reblog_of_id IS NULL AND s.deleted_at IS NULL
+      AND (SELECT pa.discoverable = 1 AND pa.suspended_at IS NULL AND pa.silenced_at IS NULL FROM accounts pa WHERE pa.id = s.account_id)
+      ${hiddenFilter(hides, "s.account_id")}
+    ORDER BY pcs.status_id ${k.ascending ? "ASC" : "DESC"} LIMIT +@limit`;
+  return run(db, sql, { card: BigInt(cardId), upper: k.upper, lower: k.lower, limit: k.limit, ...hiddenParams(hides) }, k.ascending);
+}
+
 export interface AccountStatusesFilter {
   onlyMedia?: boolean;
   excludeReplies?: boolean;

@@ -44,6 +44,12 @@ export function listTrendIds(db: DB, kind: TrendKind, page: TrendPage & { all?: 
   return rows.map((r) => ({ id: str(r.id), reviewed: r.trendable === null ? null : Number(r.trendable) === 1 }));
 }
 
+/** The item trends now and is shown to the public (as listTrendIds without `all`). */
+export function isTrendShown(db: DB, kind: TrendKind, itemId: Id, requireReview: boolean): boolean {
+  const shown = requireReview ? `${REVIEW} = 1` : `${REVIEW} IS NOT 0`;
+  return stmt(db, `SELECT 1 FROM trends t WHERE t.kind = ? AND t.item_id = ? AND ${ELIGIBLE[kind]} AND ${shown}`).get(kind, BigInt(itemId)) !== undefined;
+}
+
 export function reviewOf(db: DB, kind: ReviewKind, itemId: Id): boolean | null {
   const r = stmt(db, "SELECT trendable FROM trend_reviews WHERE kind = ? AND item_id = ?").get(kind, BigInt(itemId)) as Row | undefined;
   return r ? Number(r.trendable) === 1 : null;
@@ -61,11 +67,31 @@ export interface TrendLink {
   id: Id;
   url: string;
   domain: string;
+  /** The preview card of the page: the card of this URL, else the one posts linking it got. */
+  cardId: Id | null;
 }
 
+// A card is keyed by the page's canonical URL, a post's link by the URL as posted
+// (preview_cards_statuses.url, indexed by migrations/0051_suggestions.sql).
+const LINK_COLUMNS = `l.id, l.url, l.domain, coalesce(
+  (SELECT c.id FROM preview_cards c WHERE c.url = l.url),
+  (SELECT pcs.preview_card_id FROM preview_cards_statuses pcs WHERE pcs.url = l.url ORDER BY pcs.status_id DESC LIMIT 1)) AS card_id`;
+
+const rowToTrendLink = (r: Row): TrendLink => ({
+  id: str(r.id),
+  url: r.url as string,
+  domain: r.domain as string,
+  cardId: r.card_id === null ? null : str(r.card_id),
+});
+
 export function findTrendLinks(db: DB, ids: Id[]): Map<Id, TrendLink> {
-  const rows = stmt(db, "SELECT id, url, domain FROM trend_links WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)) as Row[];
-  return new Map(rows.map((r) => [str(r.id), { id: str(r.id), url: r.url as string, domain: r.domain as string }]));
+  const rows = stmt(db, `SELECT ${LINK_COLUMNS} FROM trend_links l WHERE l.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Row[];
+  return new Map(rows.map((r) => [str(r.id), rowToTrendLink(r)]));
+}
+
+export function findTrendLinkByUrl(db: DB, url: string): TrendLink | undefined {
+  const r = stmt(db, `SELECT ${LINK_COLUMNS} FROM trend_links l WHERE l.url = ?`).get(url) as Row | undefined;
+  return r && rowToTrendLink(r);
 }
 
 /** Daily uses and distinct accounts of items since `since` (UTC midnight, ms), by item then day. */
@@ -128,10 +154,4 @@ export function findTagsByIds(db: DB, ids: Id[]): TagRow[] {
   const rows = stmt(db, "SELECT id, name, display_name FROM tags WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)) as Row[];
   const byId = new Map(rows.map((r) => [str(r.id), rowToTag(r)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/** The item exists and can be reviewed (a tag, a status, a link). */
-export function trendItemExists(db: DB, kind: TrendKind, id: Id): boolean {
-  const table = kind === "tag" ? "tags" : kind === "status" ? "statuses" : "trend_links";
-  return !!stmt(db, `SELECT 1 FROM ${table} WHERE id = ?`).get(BigInt(id));
 }

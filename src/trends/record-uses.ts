@@ -2,6 +2,7 @@
 // boosts of them (counted for the booster, as Mastodon's Trends::Links#register).
 import { type DB, type Row, stmt, str } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
+import { normalizeLink } from "../lib/link-url.ts";
 import { statusLinks } from "../search/status-document.ts";
 
 export const HOUR = 3_600_000;
@@ -10,20 +11,6 @@ const DAY = 24 * HOUR;
 export const USES_KEPT_MS = 7 * DAY;
 /** Rows read per statement: a backlog is worked off in slices. */
 const SLICE = 20_000;
-const MAX_URL = 2048;
-
-/** A link as trends count it: no fragment; the host lower-cased (URL does that). */
-export function normalizeLink(href: string): { url: string; domain: string } | null {
-  if (href.length > MAX_URL) return null;
-  try {
-    const u = new URL(href);
-    if (u.protocol !== "http:" && u.protocol !== "https:") return null;
-    u.hash = "";
-    return { url: u.toString(), domain: u.hostname.replace(/^www\./, "") };
-  } catch {
-    return null;
-  }
-}
 
 /** The link's id (small rowids: the admin API shows link and publisher ids as JSON numbers). */
 function linkId(db: DB, url: string, domain: string, now: number): Id {

@@ -381,7 +381,7 @@ test("capabilities come from the routes the server registered", () => {
   assert.ok(s.app.routes.has("GET /api/v1/statuses/:"));
   // Served today among the optional capabilities (update this as features land).
   const caps = serverCapabilities(s.app);
-  assert.deepEqual(Object.keys(caps).filter((k) => caps[k as keyof Capabilities]), ["groupedNotifications", "notificationRequests", "streaming", "webPush", "mediaUpload", "polls", "featuredTags"]);
+  assert.deepEqual(Object.keys(caps).filter((k) => caps[k as keyof Capabilities]), ["groupedNotifications", "notificationRequests", "linkTimeline", "streaming", "webPush", "mediaUpload", "polls", "featuredTags"]);
 });
 
 test("with every capability served, both documents advertise all of it (Mastodon 4.3)", () => {

@@ -39,9 +39,9 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   assert.equal(i.domain, c.domain);
   assert.equal(i.title, "Roost Test");
   // What is not served yet is not advertised (services/capabilities.ts; the documents with every
-  // capability on are checked in instance-capabilities.test.ts): a 4.2 release (no link
-  // timeline yet), and API level 2 because grouped notifications are served.
-  assert.equal(i.version, "4.2.0 (compatible; roost 0.1.0)");
+  // capability on are checked in instance-capabilities.test.ts): a 4.3 release (grouped and
+  // filtered notifications, the link timeline), and API level 2 for grouped notifications.
+  assert.equal(i.version, "4.3.0 (compatible; roost 0.1.0)");
   assert.deepEqual(i.api_versions, { mastodon: 2 });
   assert.match(i.source_url, /^https:\/\//);
   assert.equal(i.description, "Birds of a feather");
@@ -80,7 +80,8 @@ test("v2 instance: every field, limits from the config, admin contact, rules, pu
   assert.deepEqual(conf.polls, { max_options: 5, max_characters_per_option: 80, min_expiration: 600, max_expiration: 2629746 });
   assert.deepEqual(conf.translation, { enabled: false });
   assert.deepEqual(conf.timelines_access.live_feeds, { local: "public", remote: "public" });
-  assert.deepEqual(conf.timelines_access.trending_link_feeds, { local: "disabled", remote: "disabled" });
+  // GET /api/v1/timelines/link is served, public like the other public timelines.
+  assert.deepEqual(conf.timelines_access.trending_link_feeds, { local: "public", remote: "public" });
   assert.equal(conf.limited_federation, false);
 
   assert.deepEqual(i.registrations, {
@@ -121,7 +122,7 @@ test("v1 instance: legacy shape, stats, Deprecation header; registrations and no
   assert.equal(res.headers.get("cache-control"), PUBLIC_5_MIN);
   const i = res.body;
   assert.equal(i.uri, s.app.config.domain);
-  assert.equal(i.version, "4.2.0 (compatible; roost 0.1.0)");
+  assert.equal(i.version, "4.3.0 (compatible; roost 0.1.0)");
   assert.equal(i.short_description, s.app.config.description);
   assert.equal(i.email, "");
   assert.deepEqual(i.urls, { streaming_api: `ws://${s.app.config.domain}` });

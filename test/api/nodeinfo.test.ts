@@ -107,7 +107,7 @@ test("NodeInfo discovery and a schema-valid 2.0 document with real usage numbers
     usage: { users: { total: 3, activeMonth: 1, activeHalfyear: 2 }, localPosts: 3 },
     // Sign-ups that need approval are still open registrations.
     openRegistrations: true,
-    metadata: { nodeName: "Roost Test", nodeDescription: "Owls only", upstream: { name: "mastodon", version: "4.2.0" } },
+    metadata: { nodeName: "Roost Test", nodeDescription: "Owls only", upstream: { name: "mastodon", version: "4.3.0" } },
   });
   assert.equal((await s.api(null, "GET", "/api/v1/instance")).stats.status_count, 3);
 

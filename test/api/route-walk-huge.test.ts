@@ -181,6 +181,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "PUT /api/v1/lists/:id": (h) => [{ title: h }, { title: "t", replies_policy: h }],
     "PATCH /api/v1/lists/:id": (h) => [{ title: h }],
     "DELETE /api/v1/lists/:id": () => [],
+    "DELETE /api/v1/suggestions/:account_id": () => [],
     "POST /api/v1/lists/:id/accounts": (h) => [{ account_ids: [h] }],
     "DELETE /api/v1/lists/:id/accounts": (h) => [{ lenient: true, account_ids: [h] }],
     "POST /api/v1/markers": (h) => [{ home: { last_read_id: h } }, { notifications: { last_read_id: h } }],

@@ -3,10 +3,14 @@
 // the public endpoints, the viewer's filters, and the moderators' review (trendsRequireReview).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { actorForAccount } from "../../src/admin/actor.ts";
+import { readAuditLog } from "../../src/admin/audit.ts";
 import { refreshTrends } from "../../src/trends/refresh.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { startTrendingLink } from "../helpers/trend-links.ts";
 
 const HOUR = 3_600_000;
+const ids = (list: { id: string }[]) => list.map((x) => x.id);
 
 /** A clock the test moves, starting at the 10th minute of the current hour. */
 function clock(s: TestServer) {
@@ -153,4 +157,75 @@ test("with trendsRequireReview only what a moderator approved trends; the admin 
 
   // Posts need at least five favourites or boosts: none here.
   assert.deepEqual(await s.api(mod, "GET", "/api/v1/admin/trends/statuses"), []);
+  const post = await s.api(crowd[0], "POST", "/api/v1/statuses", { status: "favourite me" });
+  for (const u of crowd) await s.api(u, "POST", `/api/v1/statuses/${post.id}/favourite`);
+  refreshTrends(s.app);
+  assert.equal((await s.api(mod, "POST", `/api/v1/admin/trends/statuses/${post.id}/approve`)).requires_review, false);
+  assert.deepEqual(ids(await s.api(null, "GET", "/api/v1/trends/statuses")), [post.id]);
+  // Approving what is approved already changes nothing: logged, without changes.
+  await s.api(mod, "POST", `/api/v1/admin/trends/statuses/${post.id}/approve`);
+
+  // Every review is in the audit log: who, what, and the change of `trendable`.
+  const actor = actorForAccount(s.app, mod.id, "cli")!;
+  const log = readAuditLog(s.app, actor, { limit: 20 }).reverse();
+  assert.deepEqual(
+    log.map((e) => [e.actorName, e.source, e.action, e.targetType, e.targetId, e.humanIdentifier, e.changes]),
+    [
+      ["mod", "api", "approve", "Tag", pending[0].id, "review", { trendable: [null, true] }],
+      ["mod", "api", "reject", "Tag", pending[0].id, "review", { trendable: [true, false] }],
+      ["mod", "api", "approve", "PreviewCardProvider", String(publisher.id), "news.example", { trendable: [null, true] }],
+      ["mod", "api", "reject", "PreviewCard", String(link.id), "https://news.example/story", { trendable: [null, false] }],
+      ["mod", "api", "approve", "Status", post.id, "fan0", { trendable: [null, true] }],
+      ["mod", "api", "approve", "Status", post.id, "fan0", {}],
+    ],
+  );
+  // A refused or unknown review leaves no entry.
+  assert.equal((await s.req(plain, "POST", `/api/v1/admin/trends/statuses/${post.id}/reject`)).status, 403);
+  assert.equal((await s.req(mod, "POST", "/api/v1/admin/trends/links/999999/reject")).status, 404);
+  assert.equal(readAuditLog(s.app, actor, { limit: 20 }).length, 6);
+});
+
+test("a trending link is shown with its preview card: title, description, image, author, provider, size, history", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const { site, url } = await startTrendingLink(s);
+  t.after(() => site.close());
+  const [link] = (await s.req(null, "GET", "/api/v1/trends/links")).body;
+  assert.match(link.image, new RegExp(`^${s.app.baseUrl}/system/cards/[^/]+\\.jpg$`));
+  assert.match(link.blurhash, /^[0-9A-Za-z#$%*+,\-.:;=?@[\]^_{|}~]{20,}$/);
+  const today = s.app.now() - (s.app.now() % 86_400_000);
+  assert.deepEqual(
+    { ...link, image: null, blurhash: null, history: link.history.slice(0, 2) },
+    {
+      url,
+      title: "Herons & egrets",
+      description: "All about wading birds",
+      language: null,
+      type: "link",
+      author_name: "Ada Heron",
+      author_url: "",
+      provider_name: "Bird News",
+      provider_url: "",
+      html: "",
+      width: 587,
+      height: 391,
+      image: null,
+      image_description: "",
+      embed_url: "",
+      blurhash: null,
+      published_at: null,
+      authors: [{ name: "Ada Heron", url: "", account: null }],
+      history: [
+        { day: String(today / 1000), accounts: "5", uses: "5" },
+        { day: String((today - 86_400_000) / 1000), accounts: "0", uses: "0" },
+      ],
+    },
+  );
+  assert.equal(link.history.length, 7);
+  // The admin's list shows the same card, with the link's id and review state.
+  const admin = await s.user("boss", { role: "admin", scopes: ["admin:read"] });
+  const [reviewed] = await s.api(admin, "GET", "/api/v1/admin/trends/links");
+  assert.equal(reviewed.title, "Herons & egrets");
+  assert.equal(typeof reviewed.id, "number");
+  assert.equal(reviewed.requires_review, true);
 });

@@ -92,6 +92,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   search: ["storage", "db", "lib"],
   // Trends (src/trends/DESIGN.md): scoring over their tables, beside search.
   trends: ["storage", "db", "lib", "search"],
+  // Follow suggestions' global ranking (src/suggestions/DESIGN.md), beside trends.
+  suggestions: ["storage", "db", "lib"],
   // The in-process event bus (streaming/DESIGN.md): services publish, streaming subscribes.
   events: ["db", "lib"],
   // Outgoing e-mail (src/mail/DESIGN.md): messages, the mail.send queue and the transport.
@@ -107,7 +109,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   // Web Push delivery (push/DESIGN.md): beside federation, below the job handlers; it calls
   // services only for the push rules (push-notify) and renders the sender with serializers.
   push: ["services", "serializers", "storage", "db", "lib", "net", "federation", "jobs", "workers", "config"],
-  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search", "admin", "trends", "push", "ops", "mail"],
+  "jobs/handlers": ["federation/routes", "federation", "services", "storage", "jobs", "lib", "search", "admin", "trends", "suggestions", "push", "ops", "mail"],
   // Live streams: connections, subscriptions and delivery, fed by the bus.
   streaming: ["events", "services", "serializers", "lib", "config"],
   http: ["services", "serializers", "federation/routes", "federation", "lib", "media", "config", "streaming", "admin", "ops"],

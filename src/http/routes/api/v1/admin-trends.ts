@@ -11,9 +11,10 @@ import { parseId } from "../../../../lib/ids.ts";
 import { toApiStatuses } from "../../../../serializers/status.ts";
 import { toApiTags } from "../../../../serializers/tag.ts";
 import { toApiPublisher, toApiTrendLinks } from "../../../../serializers/trend-link.ts";
-import { reviewLink, reviewPublisher, reviewStatus, reviewTag, trendingLinks, trendingStatuses, trendingTags, trendPublishers } from "../../../../services/trends.ts";
+import { trendingLinks, trendingStatuses, trendingTags, trendPublishers } from "../../../../services/trends.ts";
+import { reviewLink, reviewPublisher, reviewStatus, reviewTag } from "../../../../admin/trend-reviews.ts";
 import { requireUser, type Viewer } from "../../../auth.ts";
-import { can, makeActor } from "../../../../admin/actor.ts";
+import { type Actor, can, makeActor } from "../../../../admin/actor.ts";
 import { pageParams } from "../../../pagination.ts";
 import { readAppParams } from "../../../params.ts";
 import { searchOffset } from "../v2/search.ts";
@@ -26,6 +27,12 @@ function requireStaff(app: App, event: H3Event, scope: "admin:read" | "admin:wri
   const viewer = requireUser(app, event, scope);
   if (!isStaff(app, viewer)) throw forbidden();
   return viewer;
+}
+
+/** A reviewer: staff, as the actor the audit log records. */
+function requireReviewer(app: App, event: H3Event): { viewer: Viewer; actor: Actor } {
+  const viewer = requireStaff(app, event, "admin:write");
+  return { viewer, actor: makeActor(app, viewer.user, viewer.account, "api") };
 }
 
 const review = (trendable: boolean | null) => ({ requires_review: trendable === null });
@@ -73,24 +80,24 @@ export function registerAdminTrendsRoutes(app: App, r: Router): void {
 
   for (const [action, trendable] of [["approve", true], ["reject", false]] as const) {
     r.post(`/api/v1/admin/trends/tags/:id/${action}`, async (event) => {
-      const viewer = requireStaff(app, event, "admin:write");
-      const [tag] = toApiTags(app, [reviewTag(app, itemId(event), trendable)], viewer.account.id);
+      const { viewer, actor } = requireReviewer(app, event);
+      const [tag] = toApiTags(app, [reviewTag(app, actor, itemId(event), trendable)], viewer.account.id);
       return { ...tag, trendable, usable: true, listable: true, requires_review: false };
     });
     r.post(`/api/v1/admin/trends/statuses/:id/${action}`, async (event) => {
-      const viewer = requireStaff(app, event, "admin:write");
-      const [status] = toApiStatuses(app, [reviewStatus(app, itemId(event), trendable)], viewer.account.id);
+      const { viewer, actor } = requireReviewer(app, event);
+      const [status] = toApiStatuses(app, [reviewStatus(app, actor, itemId(event), trendable)], viewer.account.id);
       return { ...status, requires_review: false };
     });
     r.post(`/api/v1/admin/trends/links/:id/${action}`, async (event) => {
-      requireStaff(app, event, "admin:write");
+      const { actor } = requireReviewer(app, event);
       const id = itemId(event);
-      const [link] = toApiTrendLinks(app, [reviewLink(app, id, trendable)]);
+      const [link] = toApiTrendLinks(app, [reviewLink(app, actor, id, trendable)]);
       return { ...link, id: Number(id), requires_review: false };
     });
     r.post(`/api/v1/admin/trends/links/publishers/:id/${action}`, async (event) => {
-      requireStaff(app, event, "admin:write");
-      return toApiPublisher(reviewPublisher(app, itemId(event), trendable));
+      const { actor } = requireReviewer(app, event);
+      return toApiPublisher(reviewPublisher(app, actor, itemId(event), trendable));
     });
   }
 }

@@ -6,7 +6,7 @@ import { optionalUser, requireUser } from "../../../auth.ts";
 import { cachePublicIfAnonymous, jsonText } from "../../../headers.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { readAppParams, type Params } from "../../../params.ts";
-import { homeTimeline, listTimeline, publicTimeline, tagTimeline } from "../../../../services/timelines.ts";
+import { homeTimeline, linkTimeline, listTimeline, publicTimeline, tagTimeline } from "../../../../services/timelines.ts";
 import type { FilterContext } from "../../../../services/filters.ts";
 import type { Status } from "../../../../services/domain-types.ts";
 import { toApiStatusesJson } from "../../../../serializers/status.ts";
@@ -68,6 +68,19 @@ export function registerTimelinesRoutes(app: App, r: Router): void {
       page,
     );
     return respond(app, event, p, page.limit, list, viewerId, "public", ["local", "remote", "only_media", "any", "all", "none"]);
+  });
+
+  // 4.3. Public like the other public timelines (Mastodon asks a token only when its timeline
+  // preview setting is off: roost's publicApi); `url` must be a link trending now, else 404.
+  r.get("/api/v1/timelines/link", async (event) => {
+    const viewer = optionalUser(app, event, ...READ);
+    const p = await readAppParams(app, event);
+    const page = pageParams(p, 20, 40);
+    const url = p.str("url");
+    const list = linkTimeline(app, viewer?.account.id ?? null, url, page);
+    cachePublicIfAnonymous(event, viewer !== null);
+    const viewerId = viewer?.account.id ?? null;
+    return respond(app, event, p, page.limit, list, viewerId, "public", ["url"]);
   });
 
   r.get("/api/v1/timelines/list/:list_id", async (event) => {
