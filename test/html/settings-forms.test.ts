@@ -9,6 +9,7 @@ import { sessionToken } from "../../src/services/web-sessions.ts";
 import { findWebSessionByHash } from "../../src/storage/web-sessions.ts";
 import { Browser, PASSWORD, formWithButton } from "../api/oauth-helpers.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { linkIn, mailTo } from "../api/mail-helpers.ts";
 
 async function signedIn(s: TestServer, login: string, password = PASSWORD): Promise<Browser> {
   const b = new Browser(s.url);
@@ -141,4 +142,38 @@ test("identity proofs: always an empty list, for a signed-in user", async (t) =>
   assert.deepEqual([res.status, res.body], [200, []]);
   assert.equal(res.headers.get("deprecation"), "@1648598400");
   assert.equal((await s.req(null, "GET", `/api/v1/accounts/${alice.id}/identity_proofs`)).status, 401);
+});
+
+test("changing the e-mail address: current password required, a link to the new address confirms it", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  await s.user("bob");
+  const b = await signedIn(s, "alice");
+  const { fields } = formWithButton((await b.fetch("/settings/account")).text, "Change e-mail address");
+  assert.equal((await b.fetch("/settings/account/email", { form: { email: "new@mail.example", current_password: PASSWORD } })).status, 422, "no CSRF token");
+  const wrong = await b.fetch("/settings/account/email", { form: { ...fields, email: "new@mail.example", current_password: "nope" } });
+  assert.match(wrong.text, /Current password is invalid/);
+  const taken = await b.fetch("/settings/account/email", { form: { ...fields, email: "bob@example.test", current_password: PASSWORD } });
+  assert.match(taken.text, /E-mail has already been taken/);
+  await s.drainJobs();
+  assert.deepEqual(mailTo(s, "new@mail.example"), []);
+
+  const res = await b.fetch("/settings/account/email", { form: { ...fields, email: "new@mail.example", current_password: PASSWORD } });
+  assert.deepEqual([res.status, res.location], [302, "/settings/account?notice=email"]);
+  const page = await b.fetch("/settings/account?notice=email");
+  assert.match(page.text, /<strong id="current-email">alice@example.test<\/strong>/);
+  assert.match(page.text, /Waiting for confirmation of <strong>new@mail.example<\/strong>/);
+  await s.drainJobs();
+  const [mail, ...more] = mailTo(s, "new@mail.example");
+  assert.equal(more.length, 0);
+  assert.equal(mail.subject, "Roost Test: confirm your new e-mail address");
+  assert.equal((await s.api(alice, "GET", "/api/v1/accounts/verify_credentials")).source?.email ?? null, null);
+
+  const confirmed = await b.fetch(linkIn(mail, s, "/auth/confirmation?confirmation_token="));
+  assert.ok(confirmed.status < 400, confirmed.text);
+  assert.match((await b.fetch("/settings/account")).text, /<strong id="current-email">new@mail.example<\/strong>/);
+  assert.doesNotMatch((await b.fetch("/settings/account")).text, /Waiting for confirmation/);
+  // The new address signs in.
+  assert.equal((await new Browser(s.url).signIn("new@mail.example")).status, 302);
 });

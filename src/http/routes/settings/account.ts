@@ -3,6 +3,7 @@
 import type { H3Event } from "h3";
 import type { App } from "../../../app.ts";
 import type { Router } from "../../router.ts";
+import { pendingEmail, requestEmailChange } from "../../../services/email-change.ts";
 import { changePassword } from "../../../services/password-change.ts";
 import { redirectTo } from "../../html/layout.ts";
 import { accountBody, deleteAccountBody } from "../../html/settings/account-pages.ts";
@@ -16,7 +17,7 @@ const NOTICES = {
 
 function showAccount(app: App, event: H3Event, req: SettingsRequest, errors?: string[]): Response {
   const u = req.browser.user;
-  const body = accountBody(req.csrf, { email: u.email, pendingEmail: null });
+  const body = accountBody(req.csrf, { email: u.email, pendingEmail: pendingEmail(app, u) });
   return renderSettings(app, event, req, { path: ACCOUNT, title: "Account", body, errors, notice: errors ? undefined : noticeOf(event, NOTICES) }, errors ? 422 : 200);
 }
 
@@ -36,6 +37,17 @@ export function registerSettingsAccountRoutes(app: App, r: Router): void {
       confirmation: p.str("password_confirmation") ?? "",
     });
     return result.ok ? redirectTo(event, `${ACCOUNT}?notice=password`) : showAccount(app, event, req, result.errors);
+  });
+
+  r.post(`${ACCOUNT}/email`, async (event) => {
+    const got = await settingsPost(app, event, ACCOUNT);
+    if (got instanceof Response) return got;
+    const { p, req } = got;
+    const result = await requestEmailChange(app, req.browser.user, req.browser.account, {
+      email: p.str("email") ?? "",
+      currentPassword: p.str("current_password") ?? "",
+    });
+    return result.ok ? redirectTo(event, `${ACCOUNT}?notice=email`) : showAccount(app, event, req, result.errors);
   });
 
   r.get("/settings/delete", (event) => {
