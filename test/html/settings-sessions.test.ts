@@ -6,6 +6,8 @@ import { test } from "node:test";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { listSessions, sessionToken } from "../../src/services/web-sessions.ts";
 import { findWebSessionByHash } from "../../src/storage/web-sessions.ts";
+import { findTokenByHash, findTokenById } from "../../src/storage/tokens.ts";
+import { cleanupOauth } from "../../src/jobs/handlers/oauth-cleanup.ts";
 import { Browser, approve, authorizePath, codeFrom, exchangeCode, formWithButton, parseForms, registerApp } from "../api/oauth-helpers.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -105,6 +107,11 @@ test("revoking all other sessions keeps this one; last activity is written at mo
   assert.deepEqual([res.status, res.location], [302, "/settings/sessions?notice=others"]);
   assert.deepEqual([await verify(s, tb), await verify(s, tc), await verify(s, tokenOf(s, a))], [401, 401, 200]);
   assert.deepEqual(listSessions(s.app, alice.user).map((x) => x.userAgent), [FIREFOX]);
+  // The periodic cleanup then deletes the revoked tokens' rows; the live session's token stays.
+  const ids = (await Promise.all([tb, tc, tokenOf(s, a)])).map((tok) => findTokenByHash(s.app.db, sha256Hex(tok))?.id);
+  assert.ok(ids.every(Boolean));
+  cleanupOauth(s.app);
+  assert.deepEqual(ids.map((id) => findTokenById(s.app.db, id!) !== undefined), [false, false, true]);
 });
 
 test("maxSessions ends the oldest session; signing out revokes the session's token", async (t) => {
