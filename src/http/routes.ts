@@ -65,6 +65,8 @@ import { registerAdminAnnouncementsRoutes } from "./routes/api/v1/admin/announce
 import { registerEmailsRoutes } from "./routes/api/v1/emails.ts";
 import { registerInviteRoutes } from "./routes/invites.ts";
 import { registerAdminMetricsRoutes } from "./routes/api/v1/admin/metrics.ts";
+import { registerIdentityProofsRoutes } from "./routes/api/v1/identity-proofs.ts";
+import { registerSettingsRoutes } from "./routes/settings/register.ts";
 
 /** Every HTTP route of the server, one module per resource. */
 export function registerRoutes(app: App, r: Router): void {
@@ -125,6 +127,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerEmailsRoutes(app, r);
   registerInviteRoutes(app, r);
   registerAdminMetricsRoutes(app, r);
+  registerIdentityProofsRoutes(app, r);
+  registerSettingsRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);
   registerFederationRoutes(app, r);

@@ -27,6 +27,17 @@ export function confirmationMail(app: App, to: string, username: string, token: 
   ]);
 }
 
+/** E-mail change: the link that confirms the new address (the same confirmation link as a sign-up's). */
+export function reconfirmationMail(app: App, to: string, username: string, token: string): MailMessage {
+  const link = `${app.baseUrl}/auth/confirmation?confirmation_token=${encodeURIComponent(token)}`;
+  return compose(app, to, `${app.config.title}: confirm your new e-mail address`, [
+    `Hello @${username},`,
+    `You asked to change the e-mail address of your account on ${app.config.title} to this one. Confirm the change:`,
+    { link, label: "Confirm my new e-mail address" },
+    "If you did not ask for this, ignore this message: the address of the account stays as it was.",
+  ]);
+}
+
 /** Forgotten password: a link to the form that sets a new one (valid 6 hours, once). */
 export function resetPasswordMail(app: App, to: string, username: string, token: string): MailMessage {
   const link = `${app.baseUrl}/auth/password/edit?reset_password_token=${encodeURIComponent(token)}`;

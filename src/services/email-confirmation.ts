@@ -11,6 +11,7 @@ import { clearEmailToken, findUserIdByEmailToken, setEmailToken } from "../stora
 import { findUserByEmail, findUserById, updateUser, type User } from "../storage/users.ts";
 import { emailDomainVerdict } from "./email-domain-blocks.ts";
 import { confirmUser } from "./users.ts";
+import { applyPendingEmail } from "./email-change.ts";
 
 // Confirming the e-mail address of a sign-up (Devise's confirmable as Mastodon uses it): the
 // sign-up mails a link, GET /auth/confirmation?confirmation_token= confirms, and the signing-up
@@ -42,6 +43,7 @@ export function confirmByToken(app: App, token: string | undefined): { username:
   if (!user || !account) return undefined;
   tx(app.db, () => {
     clearEmailToken(app.db, user.id, "confirmation");
+    applyPendingEmail(app, user);
     confirmUser(app, account.username);
   });
   return { username: account.username };

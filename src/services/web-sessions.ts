@@ -10,8 +10,10 @@ import {
   deleteWebSession,
   findWebSessionByHash,
   insertWebSession,
+  findWebSessionOfUser,
   listWebSessionsBeyond,
-  touchWebSession,
+  listWebSessionsOfUser,
+  touchWebSessionActivity,
 } from "../storage/web-sessions.ts";
 import { recordUserIp } from "../storage/user-ips.ts";
 import { revokeAccessToken } from "./oauth-token.ts";
@@ -26,7 +28,8 @@ export interface BrowserSession {
 
 // Mastodon's web sessions get a token of the built-in Web app with these scopes.
 const SESSION_SCOPES = ["read", "write", "follow"];
-const DAY = 86_400_000;
+// A session's last activity and address are written at most once a minute (the settings list).
+const TOUCH_EVERY_MS = 60_000;
 const MAX_INPUT = 1000;
 const TOKEN_PURPOSE = "web session token";
 
@@ -103,7 +106,7 @@ export async function signIn(
  * The session behind a cookie value. A session whose token was revoked (logout elsewhere,
  * /oauth/revoke, cleanup) is gone: its row is deleted and the browser counts as logged out.
  */
-export function currentSession(app: App, rawSessionId: string | undefined): BrowserSession | null {
+export function currentSession(app: App, rawSessionId: string | undefined, ip: string | null = null): BrowserSession | null {
   if (!rawSessionId || rawSessionId.length > 200) return null;
   const session = findWebSessionByHash(app.db, sha256Hex(rawSessionId));
   if (!session) return null;
@@ -116,7 +119,11 @@ export function currentSession(app: App, rawSessionId: string | undefined): Brow
   const user = findUserById(app.db, session.userId);
   const account = user && findAccountById(app.db, user.accountId);
   if (!user || !account || refusal(user, account)) return null;
-  if (now - session.updatedAt > DAY) touchWebSession(app.db, session.id, now);
+  if (now - session.updatedAt >= TOUCH_EVERY_MS) {
+    touchWebSessionActivity(app.db, session.id, now, ip);
+    session.updatedAt = now;
+    if (ip !== null) session.ip = ip;
+  }
   return { session, user, account };
 }
 
@@ -135,4 +142,25 @@ export function signOut(app: App, rawSessionId: string | undefined): void {
   if (!rawSessionId || rawSessionId.length > 200) return;
   const session = findWebSessionByHash(app.db, sha256Hex(rawSessionId));
   if (session) endSession(app, session);
+}
+
+/** The user's browser sessions, most recently active first. */
+export function listSessions(app: App, user: User): WebSession[] {
+  return listWebSessionsOfUser(app.db, user.id);
+}
+
+/** Ends one of the user's sessions; false when it is not theirs (or already gone). */
+export function revokeSession(app: App, user: User, sessionId: string): boolean {
+  if (!/^\d{1,20}$/.test(sessionId)) return false;
+  const session = findWebSessionOfUser(app.db, user.id, sessionId);
+  if (!session) return false;
+  endSession(app, session);
+  return true;
+}
+
+/** Ends every session of the user but `keep` (Mastodon's clear_other_sessions); returns how many. */
+export function revokeOtherSessions(app: App, user: User, keep: WebSession): number {
+  const others = listWebSessionsOfUser(app.db, user.id).filter((s) => s.id !== keep.id);
+  for (const s of others) endSession(app, s);
+  return others.length;
 }

@@ -195,3 +195,13 @@ export function findOwnerUser(db: DB): { userId: Id; accountId: Id; position: nu
   ).get() as Row | undefined;
   return r && { userId: str(r.id), accountId: str(r.account_id), position: num(r.position) };
 }
+
+/** The address an e-mail change waits to confirm (migration 0053), or null. */
+export function findUnconfirmedEmail(db: DB, userId: Id): string | null {
+  const r = stmt(db, "SELECT unconfirmed_email FROM users WHERE id = ?").get(BigInt(userId)) as Row | undefined;
+  return (r?.unconfirmed_email as string | null | undefined) ?? null;
+}
+
+export function setUnconfirmedEmail(db: DB, userId: Id, email: string | null): void {
+  stmt(db, "UPDATE users SET unconfirmed_email = ? WHERE id = ?").run(email, BigInt(userId));
+}

@@ -74,3 +74,19 @@ export function countWebSessions(db: DB, userId: Id): number {
 export function deleteWebSessionsOfToken(db: DB, tokenId: Id): void {
   stmt(db, "DELETE FROM web_sessions WHERE token_id = ?").run(BigInt(tokenId));
 }
+
+/** The user's sessions, most recently active first. */
+export function listWebSessionsOfUser(db: DB, userId: Id): WebSession[] {
+  const rows = stmt(db, "SELECT * FROM web_sessions WHERE user_id = ? ORDER BY updated_at DESC, id DESC").all(BigInt(userId)) as Row[];
+  return rows.map(rowToWebSession);
+}
+
+export function findWebSessionOfUser(db: DB, userId: Id, id: Id): WebSession | undefined {
+  const r = stmt(db, "SELECT * FROM web_sessions WHERE id = ? AND user_id = ?").get(BigInt(id), BigInt(userId)) as Row | undefined;
+  return r && rowToWebSession(r);
+}
+
+/** Last activity and address of a session (written at most once a minute, see services/web-sessions.ts). */
+export function touchWebSessionActivity(db: DB, id: Id, at: number, ip: string | null): void {
+  stmt(db, "UPDATE web_sessions SET updated_at = ?, ip = coalesce(?, ip) WHERE id = ?").run(at, ip, BigInt(id));
+}

@@ -134,6 +134,14 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /auth/password": (h) => [{ email: h }, { authenticity_token: h }, { reset_password_token: h, password: h, password_confirmation: h }],
     "POST /invites": (h) => [{ authenticity_token: h }, { invite: { comment: h, max_uses: h, expires_in: h } }],
     "POST /invites/:id/expire": (h) => [{ authenticity_token: h }],
+    // The settings forms (CSRF-protected: refused before their values matter).
+    "POST /settings/profile": (h) => [{ authenticity_token: h }, { display_name: h, note: h, "fields_attributes[0][name]": h }],
+    "POST /settings/preferences": (h) => [{ authenticity_token: h }, { "source[privacy]": h, "source[language]": h }],
+    "POST /settings/account/password": (h) => [{ authenticity_token: h }, { current_password: h, password: h, password_confirmation: h }],
+    "POST /settings/account/email": (h) => [{ authenticity_token: h }, { email: h, current_password: h }],
+    "POST /settings/sessions/revoke_others": (h) => [{ authenticity_token: h }],
+    "POST /settings/sessions/:id/revoke": (h) => [{ authenticity_token: h }],
+    "POST /settings/applications/:id/revoke": (h) => [{ authenticity_token: h }],
     "PATCH /api/v1/accounts/update_credentials": (h) => [
       { display_name: h },
       { note: h },
