@@ -132,6 +132,11 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /auth/password": (h) => [{ email: h }, { authenticity_token: h }, { reset_password_token: h, password: h, password_confirmation: h }],
     "POST /invites": (h) => [{ authenticity_token: h }, { invite: { comment: h, max_uses: h, expires_in: h } }],
     "POST /invites/:id/expire": (h) => [{ authenticity_token: h }],
+    // Two-factor (issue 16 part 3): CSRF-protected forms.
+    "POST /settings/two_factor_authentication/setup": (h) => [{ authenticity_token: h }],
+    "POST /settings/two_factor_authentication/confirm": (h) => [{ authenticity_token: h }, { code: h }],
+    "POST /settings/two_factor_authentication/disable": (h) => [{ authenticity_token: h }, { password: h, code: h }],
+    "POST /auth/sign_in/two_factor": (h) => [{ authenticity_token: h }, { code: h, return_to: h }],
     "PATCH /api/v1/accounts/update_credentials": (h) => [
       { display_name: h },
       { note: h },
