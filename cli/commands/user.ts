@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import type { BuiltinRoleName } from "../../src/services/users.ts";
 import { readStdin } from "../context.ts";
 import { CliError } from "../errors.ts";
+import { AS_HELP } from "../admin-context.ts";
 
 interface UserCreateOptions {
   email: string;
@@ -48,5 +49,18 @@ export function registerUserCommands(program: Command): void {
       if (!result) throw new CliError(`unknown user: ${username}`);
       const pending = result.user.approved ? "" : "; the account still awaits a moderator's approval";
       process.stderr.write(`${result.changed ? `confirmed ${username}` : `${username} was already confirmed`}${pending}\n`);
+    });
+
+  const twoFa = user.command("2fa").description("two-factor authentication of a user");
+  twoFa
+    .command("disable")
+    .description("turn a user's two-factor authentication off (a lost phone); audit-logged as disable_2fa")
+    .argument("<username>", "a local user")
+    .option("--as <username>", AS_HELP)
+    .action(async (username: string, _opts: unknown, cmd: Command) => {
+      const { asActor } = await import("../admin-context.ts");
+      const { adminDisableTwoFactor } = await import("../../src/admin/two-factor.ts");
+      const changed = await asActor(cmd, (app, actor) => adminDisableTwoFactor(app, actor, username));
+      process.stderr.write(changed ? `two-factor authentication disabled for ${username}\n` : `${username} had no two-factor authentication\n`);
     });
 }

@@ -16,6 +16,7 @@ import {
   touchWebSessionActivity,
 } from "../storage/web-sessions.ts";
 import { recordUserIp } from "../storage/user-ips.ts";
+import { deleteExpiredChallenges, findUserOtp, insertChallenge } from "../storage/two-factor.ts";
 import { revokeAccessToken } from "./oauth-token.ts";
 import { WEB_APP, ensureBuiltinApp, issueToken } from "./tokens.ts";
 
@@ -41,7 +42,7 @@ export const SIGN_IN_ERRORS = {
 } as const;
 
 /** Why this user may not use a browser session, or null when they may. */
-function refusal(user: User, account: Account): string | null {
+export function refusal(user: User, account: Account): string | null {
   if (user.disabled || account.suspendedAt !== null) return SIGN_IN_ERRORS.disabled;
   if (user.confirmedAt === null) return SIGN_IN_ERRORS.unconfirmed;
   if (!user.approved) return SIGN_IN_ERRORS.pending;
@@ -56,7 +57,14 @@ async function dummyHash(app: App): Promise<string> {
   return h;
 }
 
-export type SignInResult = { ok: true; sessionId: string; session: BrowserSession } | { ok: false; message: string };
+export type SignInResult =
+  | { ok: true; sessionId: string; session: BrowserSession }
+  | { ok: false; message: string }
+  /** The password was right and the user has two-factor on: `challenge` is the half-finished sign-in's token. */
+  | { ok: "two_factor"; challenge: string };
+
+// How long the code step of a half-finished sign-in stays open.
+const CHALLENGE_MS = 10 * 60_000;
 
 /**
  * Checks the credentials and opens a session bound to a new Web-app token. Beyond
@@ -75,7 +83,24 @@ export async function signIn(
   if (!user || !account || !good || !user.passwordHash || account.domain !== null) return { ok: false, message: SIGN_IN_ERRORS.invalid };
   const refused = refusal(user, account);
   if (refused) return { ok: false, message: refused };
+  if (findUserOtp(app.db, user.id)?.enabledAt != null) {
+    // No session yet (Devise's two-factor step): only a token naming the user, until the code is right.
+    const challenge = randomToken();
+    const now = app.now();
+    deleteExpiredChallenges(app.db, now);
+    insertChallenge(app.db, sha256Hex(challenge), { userId: user.id, userAgent: input.userAgent?.slice(0, 512) ?? null, ip: input.ip, expiresAt: now + CHALLENGE_MS });
+    return { ok: "two_factor", challenge };
+  }
+  return { ok: true, ...openSession(app, user, account, input) };
+}
 
+/** Opens a browser session for a user whose credentials (and second factor) were checked. */
+export function openSession(
+  app: App,
+  user: User,
+  account: Account,
+  input: { userAgent: string | null; ip: string | null },
+): { sessionId: string; session: BrowserSession } {
   const web = ensureBuiltinApp(app, WEB_APP);
   const sessionId = randomToken();
   const now = app.now();
@@ -99,7 +124,7 @@ export async function signIn(
     recordUserIp(app.db, user.id, input.ip, now);
   });
   for (const old of listWebSessionsBeyond(app.db, user.id, app.config.maxSessions)) endSession(app, old);
-  return { ok: true, sessionId, session: { session, user, account } };
+  return { sessionId, session: { session, user, account } };
 }
 
 /**

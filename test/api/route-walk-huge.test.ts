@@ -142,6 +142,11 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /settings/sessions/revoke_others": (h) => [{ authenticity_token: h }],
     "POST /settings/sessions/:id/revoke": (h) => [{ authenticity_token: h }],
     "POST /settings/applications/:id/revoke": (h) => [{ authenticity_token: h }],
+    // Two-factor (issue 16 part 3): CSRF-protected forms.
+    "POST /settings/two_factor_authentication/setup": (h) => [{ authenticity_token: h }],
+    "POST /settings/two_factor_authentication/confirm": (h) => [{ authenticity_token: h }, { code: h }],
+    "POST /settings/two_factor_authentication/disable": (h) => [{ authenticity_token: h }, { password: h, code: h }],
+    "POST /auth/sign_in/two_factor": (h) => [{ authenticity_token: h }, { code: h, return_to: h }],
     "PATCH /api/v1/accounts/update_credentials": (h) => [
       { display_name: h },
       { note: h },

@@ -10,6 +10,7 @@ import { htmlPage, messagePage, newNonce, redirectTo } from "../../html/layout.t
 import { signInPage, signedInPage } from "../../html/auth-pages.ts";
 import { currentSession, signIn, signOut } from "../../../services/web-sessions.ts";
 import { createThrottle, type Throttle } from "../../../lib/rate-limit.ts";
+import { twoFactorStep } from "../settings/two-factor-step.ts";
 
 const MAX_RETURN_TO = 8192;
 
@@ -86,6 +87,7 @@ export function registerSessionRoutes(app: App, r: Router): void {
       userAgent: event.req.headers.get("user-agent"),
       ip: clientIp(event),
     });
+    if (result.ok === "two_factor") return twoFactorStep(app, event, result.challenge, returnTo);
     if (!result.ok) {
       const nonce = newNonce();
       const csrf = browserCsrf(app, event);
