@@ -107,6 +107,14 @@ export function profileAudienceInboxes(db: DB, accountId: Id, since: number, sin
   return toRows(rows);
 }
 
+/**
+ * Every inbox we know of (Mastodon's Account.inboxes): a deleted local actor is announced to
+ * all of them, not only to its followers, so copies of its posts and profile go everywhere.
+ */
+export function allKnownInboxes(db: DB): InboxRow[] {
+  return toRows(stmt(db, `SELECT DISTINCT ${PREFERRED} AS inbox, a.domain AS domain FROM accounts a WHERE ${REACHABLE}`).all() as Row[]);
+}
+
 /** Has the account any remote follower at all (hooks that address followers only)? */
 export function hasRemoteFollowers(db: DB, accountId: Id): boolean {
   return !!stmt(

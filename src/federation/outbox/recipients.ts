@@ -6,6 +6,7 @@ import type { App } from "../../app.ts";
 import type { Id } from "../../lib/ids.ts";
 import type { Account } from "../../storage/accounts.ts";
 import {
+  allKnownInboxes,
   type InboxRow,
   profileAudienceInboxes,
   remoteFollowerInboxes,
@@ -86,6 +87,10 @@ export function statusInboxes(app: App, status: Status, phase: "create" | "updat
 
 export function followerInboxes(app: App, accountId: Id): string[] {
   return selectInboxes(app, remoteFollowerInboxes(app.db, accountId));
+}
+
+export function allInboxes(app: App): string[] {
+  return selectInboxes(app, allKnownInboxes(app.db));
 }
 
 export function profileInboxes(app: App, accountId: Id): string[] {
