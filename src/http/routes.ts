@@ -60,6 +60,8 @@ import { registerAnnouncementsRoutes } from "./routes/api/v1/announcements.ts";
 import { registerAdminAnnouncementsRoutes } from "./routes/api/v1/admin/announcements.ts";
 import { registerEmailsRoutes } from "./routes/api/v1/emails.ts";
 import { registerInviteRoutes } from "./routes/invites.ts";
+import { registerSettingsMoveRoutes } from "./routes/settings/move.ts";
+import { registerSettingsDeleteRoutes } from "./routes/settings/delete.ts";
 import { registerAdminMetricsRoutes } from "./routes/api/v1/admin/metrics.ts";
 
 /** Every HTTP route of the server, one module per resource. */
@@ -116,6 +118,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerAdminAnnouncementsRoutes(app, r);
   registerEmailsRoutes(app, r);
   registerInviteRoutes(app, r);
+  registerSettingsMoveRoutes(app, r);
+  registerSettingsDeleteRoutes(app, r);
   registerAdminMetricsRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);

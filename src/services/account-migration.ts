@@ -94,3 +94,10 @@ export async function moveAccount(app: App, user: User, account: Account, input:
   carryOverFollowers(app, account, target, localFollowsOf(app.db, account.id));
   return target;
 }
+
+/** `@user@domain` of the account this one moved to, if it did. */
+export function movedToAcct(app: App, account: Account): string | null {
+  const current = findAccountById(app.db, account.id);
+  const target = current?.movedToAccountId ? findAccountById(app.db, current.movedToAccountId) : undefined;
+  return target ? `@${target.username}@${target.domain ?? app.config.domain}` : null;
+}
