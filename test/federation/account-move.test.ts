@@ -30,17 +30,20 @@ async function submit(b: Browser, page: string, button: string, fields: Record<s
   return b.fetch(form.action, { form: { ...form.fields, ...fields } });
 }
 
-test("a move from A to B: alias on B, move on A, followers on A and C follow B, `moved` shown, cooldown", async (t) => {
-  const [A, B, C] = await Promise.all([startTestServer(), startTestServer(), startTestServer()]);
-  t.after(() => Promise.all([A.close(), B.close(), C.close()]));
+test("a move from A to B: alias on B, move on A, followers on A and C follow B, a block on D carries over, `moved` shown, cooldown", async (t) => {
+  const [A, B, C, D] = await Promise.all([startTestServer(), startTestServer(), startTestServer(), startTestServer()]);
+  t.after(() => Promise.all([A.close(), B.close(), C.close(), D.close()]));
   const alice = await A.user("alice"), dave = await A.user("dave");
   const alice2 = await B.user("alice2");
-  const carol = await C.user("carol");
+  const carol = await C.user("carol"), eve = await D.user("eve");
   const aliceAcct = `alice@${domainOf(A)}`, alice2Acct = `alice2@${domainOf(B)}`;
 
   const aliceOnC = await follow(C, carol, aliceAcct);
   const aliceOnA = await follow(A, dave, "alice");
-  await settle(A, C);
+  // eve on D (no follower there) blocks alice: the Move reaches D too, and the block carries over.
+  const aliceOnD = (await D.api(eve, "GET", `/api/v1/accounts/lookup?acct=${aliceAcct}`)).id;
+  await D.api(eve, "POST", `/api/v1/accounts/${aliceOnD}/block`);
+  await settle(A, C, D);
   assert.equal((await relationship(C, carol, aliceOnC)).following, true);
 
   // On A: a move to B before B lists alice is refused with the reason.
@@ -69,7 +72,7 @@ test("a move from A to B: alias on B, move on A, followers on A and C follow B, 
 
   const moved = await submit(a, "/settings/migration", "Move followers", { acct: alice2Acct, current_password: "correct horse battery" });
   assert.deepEqual([moved.status, moved.location], [302, "/settings/migration"]);
-  await settle(A, B, C);
+  await settle(A, B, C, D);
 
   // A: the account is marked moved, in REST and in its actor; dave (local) now follows B's alice2.
   const shown = await A.api(dave, "GET", `/api/v1/accounts/${aliceOnA}`);
@@ -82,6 +85,8 @@ test("a move from A to B: alias on B, move on A, followers on A and C follow B, 
   const alice2OnC = (await C.api(carol, "GET", `/api/v1/accounts/lookup?acct=${alice2Acct}`)).id;
   assert.deepEqual([(await relationship(C, carol, alice2OnC)).following, (await relationship(C, carol, aliceOnC)).following], [true, false]);
   assert.equal((await C.api(carol, "GET", `/api/v1/accounts/${aliceOnC}`)).moved?.acct, alice2Acct);
+  const alice2OnD = (await D.api(eve, "GET", `/api/v1/accounts/lookup?acct=${alice2Acct}`)).id;
+  assert.equal((await relationship(D, eve, alice2OnD)).blocking, true);
   // B sees both followers.
   const followersOnB = await B.api(alice2, "GET", `/api/v1/accounts/${(await B.api(alice2, "GET", "/api/v1/accounts/verify_credentials")).id}/followers`);
   assert.deepEqual(followersOnB.map((x: any) => x.acct).sort(), [`carol@${domainOf(C)}`, `dave@${domainOf(A)}`].sort());

@@ -36,7 +36,7 @@ import type { ApObject } from "../types.ts";
 import { toApVote } from "../serializers/poll-activities.ts";
 import type { Poll } from "../../storage/polls.ts";
 import { enqueueDistribute } from "./distribute.ts";
-import { allInboxes, followerInboxes, personalInbox, profileInboxes, statusAudienceQuery, statusInboxes } from "./recipients.ts";
+import { allInboxes, followerInboxes, moveInboxes, personalInbox, profileInboxes, statusAudienceQuery, statusInboxes } from "./recipients.ts";
 import { sendActivity } from "./send.ts";
 
 /**
@@ -195,11 +195,14 @@ export function onAccountDeleting(app: App, account: Account): void {
   });
 }
 
-/** A local account moved to `target`: Move to its followers, whose servers carry them over (AP §5.11). */
+/**
+ * A local account moved to `target`: Move to its followers and to those blocking it, whose
+ * servers carry follows and blocks over (AP §5.11, Mastodon's MoveDistributionWorker).
+ */
 export function onAccountMoved(app: App, account: Account, target: Account): void {
   if (account.domain !== null) return;
   guarded(app, "onAccountMoved", () => {
-    const inboxes = followerInboxes(app, account.id);
+    const inboxes = moveInboxes(app, account.id);
     if (inboxes.length > 0) sendActivity(app, { actorAccountId: account.id, activity: toApMove(app, account, target, app.now()), inboxes });
   });
 }

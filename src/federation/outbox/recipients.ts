@@ -8,6 +8,7 @@ import type { Account } from "../../storage/accounts.ts";
 import {
   allKnownInboxes,
   type InboxRow,
+  moveAudienceInboxes,
   profileAudienceInboxes,
   remoteFollowerInboxes,
   statusAudienceInboxes,
@@ -87,6 +88,11 @@ export function statusInboxes(app: App, status: Status, phase: "create" | "updat
 
 export function followerInboxes(app: App, accountId: Id): string[] {
   return selectInboxes(app, remoteFollowerInboxes(app.db, accountId));
+}
+
+/** Mastodon's MoveDistributionWorker: followers and the accounts that block the mover (so blocks carry over). */
+export function moveInboxes(app: App, accountId: Id): string[] {
+  return selectInboxes(app, moveAudienceInboxes(app.db, accountId));
 }
 
 export function allInboxes(app: App): string[] {
