@@ -65,6 +65,8 @@ import { registerAnnouncementsRoutes } from "./routes/api/v1/announcements.ts";
 import { registerAdminAnnouncementsRoutes } from "./routes/api/v1/admin/announcements.ts";
 import { registerEmailsRoutes } from "./routes/api/v1/emails.ts";
 import { registerInviteRoutes } from "./routes/invites.ts";
+import { registerSettingsMoveRoutes } from "./routes/settings/move.ts";
+import { registerSettingsDeleteRoutes } from "./routes/settings/delete.ts";
 import { registerAdminMetricsRoutes } from "./routes/api/v1/admin/metrics.ts";
 import { registerIdentityProofsRoutes } from "./routes/api/v1/identity-proofs.ts";
 import { registerSettingsRoutes } from "./routes/settings/register.ts";
@@ -127,6 +129,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerAdminAnnouncementsRoutes(app, r);
   registerEmailsRoutes(app, r);
   registerInviteRoutes(app, r);
+  registerSettingsMoveRoutes(app, r);
+  registerSettingsDeleteRoutes(app, r);
   registerAdminMetricsRoutes(app, r);
   registerIdentityProofsRoutes(app, r);
   registerSettingsRoutes(app, r);

@@ -32,6 +32,16 @@ export function moveRemoteAccount(app: App, from: Account, to: Account): number 
     recordMove(db, from.id, to.id, now);
     return localFollowsOf(db, from.id);
   });
+  return carryOverFollowers(app, from, to, follows);
+}
+
+/**
+ * Mastodon's MoveWorker, for a remote or a local account that moved: each local follower of
+ * `from` follows `to` and leaves `from`; blocks, mutes and notes carry over. Returns how many
+ * followers now follow `to`.
+ */
+export function carryOverFollowers(app: App, from: Account, to: Account, follows = localFollowsOf(app.db, from.id)): number {
+  const db = app.db;
   let moved = 0;
   for (const f of follows) {
     const follower = findAccountById(db, f.accountId);

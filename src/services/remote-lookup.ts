@@ -3,12 +3,12 @@
 // see federation/DESIGN.md "Layers".
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
-import { resolveAccountByHandle } from "../federation/resolve/accounts.ts";
+import { resolveAccountByHandle, resolveAccountByUri } from "../federation/resolve/accounts.ts";
 import { refreshRemoteStatus } from "../federation/resolve/polls.ts";
 import { resolveRemoteUrl, type UrlTarget } from "../federation/resolve/url.ts";
 import { FetchError } from "../federation/net/safe-fetch.ts";
 import { FederationError } from "../federation/types.ts";
-import type { Account } from "../storage/accounts.ts";
+import { type Account, findAccountById } from "../storage/accounts.ts";
 import { findPollByStatusId, setPollLastFetchedAt } from "../storage/polls.ts";
 import type { Status } from "../storage/statuses.ts";
 import type { Acct } from "./account-lookup.ts";
@@ -60,5 +60,16 @@ export async function refreshRemotePoll(app: App, status: Status, reader: Accoun
   } finally {
     const poll = findPollByStatusId(app.db, status.id);
     if (poll && (poll.lastFetchedAt ?? 0) < app.now()) setPollLastFetchedAt(app.db, poll.id, app.now());
+  }
+}
+
+/** A remote account fetched again (its alsoKnownAs must be current); a local one as stored. */
+export async function refetchAccount(app: App, account: Account): Promise<Account | undefined> {
+  if (account.domain === null) return findAccountById(app.db, account.id);
+  try {
+    return await resolveAccountByUri(app, account.uri, { refresh: true });
+  } catch (e) {
+    if (failedRemotely(e)) throw remoteFetchFailed();
+    throw e;
   }
 }

@@ -45,6 +45,18 @@ export function remoteFollowerInboxes(db: DB, accountId: Id): InboxRow[] {
   return toRows(rows);
 }
 
+/** Inboxes of the account's remote followers and of the remote accounts that block it (a Move's audience). */
+export function moveAudienceInboxes(db: DB, accountId: Id): InboxRow[] {
+  const rows = stmt(
+    db,
+    `SELECT DISTINCT ${PREFERRED} AS inbox, a.domain AS domain FROM accounts a
+     WHERE a.id IN (SELECT account_id FROM follows WHERE target_account_id = @id AND remote = 1
+                    UNION ALL SELECT account_id FROM blocks WHERE target_account_id = @id)
+       AND ${REACHABLE}`,
+  ).all({ id: BigInt(accountId) }) as Row[];
+  return toRows(rows);
+}
+
 export interface StatusAudienceQuery {
   authorId: Id;
   statusId: Id;
@@ -105,6 +117,14 @@ export function profileAudienceInboxes(db: DB, accountId: Id, since: number, sin
        AND ${REACHABLE}`,
   ).all({ id: BigInt(accountId), since, sinceId: BigInt(sinceId) }) as Row[];
   return toRows(rows);
+}
+
+/**
+ * Every inbox we know of (Mastodon's Account.inboxes): a deleted local actor is announced to
+ * all of them, not only to its followers, so copies of its posts and profile go everywhere.
+ */
+export function allKnownInboxes(db: DB): InboxRow[] {
+  return toRows(stmt(db, `SELECT DISTINCT ${PREFERRED} AS inbox, a.domain AS domain FROM accounts a WHERE ${REACHABLE}`).all() as Row[]);
 }
 
 /** Has the account any remote follower at all (hooks that address followers only)? */

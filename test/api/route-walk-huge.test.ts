@@ -147,6 +147,10 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /settings/two_factor_authentication/confirm": (h) => [{ authenticity_token: h }, { code: h }],
     "POST /settings/two_factor_authentication/disable": (h) => [{ authenticity_token: h }, { password: h, code: h }],
     "POST /auth/sign_in/two_factor": (h) => [{ authenticity_token: h }, { code: h, return_to: h }],
+    "POST /settings/aliases": (h) => [{ authenticity_token: h }, { acct: h }],
+    "POST /settings/aliases/remove": (h) => [{ authenticity_token: h }, { alias: h }],
+    "POST /settings/migration": (h) => [{ authenticity_token: h }, { acct: h, current_password: h }],
+    "POST /settings/delete": (h) => [{ authenticity_token: h }, { password: h }],
     "PATCH /api/v1/accounts/update_credentials": (h) => [
       { display_name: h },
       { note: h },

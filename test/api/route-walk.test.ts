@@ -35,6 +35,8 @@ const PARAM_NAMES = [
   "invite_code", "confirmation_token", "reset_password_token", "password_confirmation",
   // The settings forms.
   "current_password", "checkboxes", "sensitive", "indexable", "hide_collections",
+  // Moving and deleting (settings pages).
+  "alias",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {

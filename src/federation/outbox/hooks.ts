@@ -24,6 +24,7 @@ import {
   toApFlag,
   toApFollow,
   toApLike,
+  toApMove,
   toApRejectFollow,
   toApUndoAnnounce,
   toApUndoBlock,
@@ -35,7 +36,7 @@ import type { ApObject } from "../types.ts";
 import { toApVote } from "../serializers/poll-activities.ts";
 import type { Poll } from "../../storage/polls.ts";
 import { enqueueDistribute } from "./distribute.ts";
-import { followerInboxes, personalInbox, profileInboxes, statusAudienceQuery, statusInboxes } from "./recipients.ts";
+import { allInboxes, followerInboxes, moveInboxes, personalInbox, profileInboxes, statusAudienceQuery, statusInboxes } from "./recipients.ts";
 import { sendActivity } from "./send.ts";
 
 /**
@@ -181,15 +182,28 @@ export function onProfileUpdated(app: App, account: Account): void {
 }
 
 /**
- * A local account's data is about to be removed (a moderator's deletion): Delete(actor) to its
- * followers and recent contacts, built now while its follows still say who they are. The
+ * A local account's data is about to be removed (a moderator's or its own deletion): Delete(actor)
+ * to every inbox we know, built now while the account is still whole. The
  * account row and its keys stay (the username stays reserved), so the delivery can be signed.
  */
 export function onAccountDeleting(app: App, account: Account): void {
   if (account.domain !== null) return;
   guarded(app, "onAccountDeleting", () => {
-    const inboxes = profileInboxes(app, account.id);
+    // Every known inbox, as Mastodon's DeleteAccountService (followers first, then Account.inboxes).
+    const inboxes = allInboxes(app);
     if (inboxes.length > 0) sendActivity(app, { actorAccountId: account.id, activity: toApDeleteActor(app, account), inboxes });
+  });
+}
+
+/**
+ * A local account moved to `target`: Move to its followers and to those blocking it, whose
+ * servers carry follows and blocks over (AP §5.11, Mastodon's MoveDistributionWorker).
+ */
+export function onAccountMoved(app: App, account: Account, target: Account): void {
+  if (account.domain !== null) return;
+  guarded(app, "onAccountMoved", () => {
+    const inboxes = moveInboxes(app, account.id);
+    if (inboxes.length > 0) sendActivity(app, { actorAccountId: account.id, activity: toApMove(app, account, target, app.now()), inboxes });
   });
 }
 

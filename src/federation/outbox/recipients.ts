@@ -6,7 +6,9 @@ import type { App } from "../../app.ts";
 import type { Id } from "../../lib/ids.ts";
 import type { Account } from "../../storage/accounts.ts";
 import {
+  allKnownInboxes,
   type InboxRow,
+  moveAudienceInboxes,
   profileAudienceInboxes,
   remoteFollowerInboxes,
   statusAudienceInboxes,
@@ -86,6 +88,15 @@ export function statusInboxes(app: App, status: Status, phase: "create" | "updat
 
 export function followerInboxes(app: App, accountId: Id): string[] {
   return selectInboxes(app, remoteFollowerInboxes(app.db, accountId));
+}
+
+/** Mastodon's MoveDistributionWorker: followers and the accounts that block the mover (so blocks carry over). */
+export function moveInboxes(app: App, accountId: Id): string[] {
+  return selectInboxes(app, moveAudienceInboxes(app.db, accountId));
+}
+
+export function allInboxes(app: App): string[] {
+  return selectInboxes(app, allKnownInboxes(app.db));
 }
 
 export function profileInboxes(app: App, accountId: Id): string[] {

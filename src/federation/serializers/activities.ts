@@ -129,6 +129,17 @@ export function toApDeleteActor(_app: App, account: Account): ApObject {
   });
 }
 
+/** Move of a local account to `target` (which lists it in alsoKnownAs), as Mastodon's MoveSerializer. */
+export function toApMove(_app: App, account: Account, target: Account, at: number): ApObject {
+  return activity({
+    id: `${account.uri}#moves/${at}`,
+    type: "Move",
+    actor: account.uri,
+    object: account.uri,
+    target: target.uri,
+  });
+}
+
 /** Announce of a boost (`boost.uri` is its id), object = the original's uri. */
 export function toApAnnounce(app: App, boost: Status, original: Status, originalAuthor: Account): ApObject {
   return readTx(app.db, () => {

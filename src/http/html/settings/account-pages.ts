@@ -31,8 +31,3 @@ export function accountBody(csrf: string, o: { email: string; pendingEmail: stri
 <p><a href="/settings/delete">Delete your account</a></p>`;
 }
 
-/** The deletion page's shell: what deleting means; the deletion itself is not built yet. */
-export function deleteAccountBody(): string {
-  return `<p>Deleting your account removes your posts, media and profile from this server and asks other servers to remove them too. Your username cannot be used again.</p>
-<p class="error" role="note" id="delete-unavailable">Deleting an account from this page is not available yet. Ask the server's staff to delete it for you.</p>`;
-}

@@ -13,6 +13,9 @@ export const SETTINGS_NAV: SettingsNavEntry[] = [
   { href: "/settings/two_factor_authentication", label: "Two-factor authentication" },
   { href: "/settings/sessions", label: "Sessions" },
   { href: "/settings/applications", label: "Authorized apps" },
+  { href: "/settings/aliases", label: "Account aliases" },
+  { href: "/settings/migration", label: "Move to a different account" },
+  { href: "/settings/delete", label: "Delete account" },
 ];
 
 /** The navigation alone, for pages drawn outside the settings shell (the two-factor pages). */

@@ -6,7 +6,7 @@ import type { Router } from "../../router.ts";
 import { pendingEmail, requestEmailChange } from "../../../services/email-change.ts";
 import { changePassword } from "../../../services/password-change.ts";
 import { redirectTo } from "../../html/layout.ts";
-import { accountBody, deleteAccountBody } from "../../html/settings/account-pages.ts";
+import { accountBody } from "../../html/settings/account-pages.ts";
 import { type SettingsRequest, noticeOf, renderSettings, settingsBrowser, settingsPost } from "./browser.ts";
 
 const ACCOUNT = "/settings/account";
@@ -48,11 +48,5 @@ export function registerSettingsAccountRoutes(app: App, r: Router): void {
       currentPassword: p.str("current_password") ?? "",
     });
     return result.ok ? redirectTo(event, `${ACCOUNT}?notice=email`) : showAccount(app, event, req, result.errors);
-  });
-
-  r.get("/settings/delete", (event) => {
-    const req = settingsBrowser(app, event, "/settings/delete");
-    if (req instanceof Response) return req;
-    return renderSettings(app, event, req, { path: ACCOUNT, title: "Delete account", body: deleteAccountBody() });
   });
 }
