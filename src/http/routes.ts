@@ -60,6 +60,7 @@ import { registerAnnouncementsRoutes } from "./routes/api/v1/announcements.ts";
 import { registerAdminAnnouncementsRoutes } from "./routes/api/v1/admin/announcements.ts";
 import { registerEmailsRoutes } from "./routes/api/v1/emails.ts";
 import { registerInviteRoutes } from "./routes/invites.ts";
+import { registerImportExportRoutes } from "./routes/settings/import-export.ts";
 import { registerAdminMetricsRoutes } from "./routes/api/v1/admin/metrics.ts";
 
 /** Every HTTP route of the server, one module per resource. */
@@ -116,6 +117,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerAdminAnnouncementsRoutes(app, r);
   registerEmailsRoutes(app, r);
   registerInviteRoutes(app, r);
+  registerImportExportRoutes(app, r);
   registerAdminMetricsRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);

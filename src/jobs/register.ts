@@ -30,6 +30,7 @@ import { handleAnnouncementBroadcast, handleAnnouncementExpire, handleAnnounceme
 import { ANNOUNCEMENT_BROADCAST_JOB, ANNOUNCEMENT_EXPIRE_JOB, ANNOUNCEMENT_PUBLISH_JOB } from "../services/announcements.ts";
 import { handleMailSend } from "./handlers/mail-send.ts";
 import { MAIL_SEND_JOB } from "../mail/queue.ts";
+import { IMPORT_JOB, processImport } from "../services/csv-import.ts";
 
 const HOUR = 3600_000;
 
@@ -79,4 +80,6 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(ANNOUNCEMENT_BROADCAST_JOB, handleAnnouncementBroadcast, { queue: "scheduled", transactional: true });
   // Its own queue: a slow or failing mail server never holds up anything else.
   app.jobs.register(MAIL_SEND_JOB, handleMailSend, { queue: "mail" });
+  // Its own queue: an import's remote look-ups are slow and must not hold up deliveries.
+  app.jobs.register(IMPORT_JOB, processImport, { queue: "imports" });
 }

@@ -33,6 +33,8 @@ const PARAM_NAMES = [
   "starts_at", "ends_at", "all_day", "with_dismissed",
   // Invites and the mailed links.
   "invite_code", "confirmation_token", "reset_password_token", "password_confirmation",
+  // The settings import form.
+  "form_import",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {
