@@ -24,3 +24,15 @@ CREATE TABLE bulk_import_rows (
   error          TEXT                        -- why the row was not imported
 );
 CREATE INDEX bulk_import_rows_pending ON bulk_import_rows (bulk_import_id, processed, id);
+
+-- Account archives (Mastodon's Backup): one per request, a ZIP under <dataDir>/archives/ once
+-- the job has written it, removed a week after.
+CREATE TABLE account_archives (
+  id          INTEGER PRIMARY KEY,
+  account_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  file        TEXT,                          -- name under archives/; NULL until written
+  size        INTEGER,
+  created_at  INTEGER NOT NULL,
+  finished_at INTEGER
+);
+CREATE INDEX account_archives_account ON account_archives (account_id, id);

@@ -61,6 +61,7 @@ import { registerAdminAnnouncementsRoutes } from "./routes/api/v1/admin/announce
 import { registerEmailsRoutes } from "./routes/api/v1/emails.ts";
 import { registerInviteRoutes } from "./routes/invites.ts";
 import { registerImportExportRoutes } from "./routes/settings/import-export.ts";
+import { registerArchiveRoutes } from "./routes/settings/archive.ts";
 import { registerAdminMetricsRoutes } from "./routes/api/v1/admin/metrics.ts";
 
 /** Every HTTP route of the server, one module per resource. */
@@ -118,6 +119,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerEmailsRoutes(app, r);
   registerInviteRoutes(app, r);
   registerImportExportRoutes(app, r);
+  registerArchiveRoutes(app, r);
   registerAdminMetricsRoutes(app, r);
   registerFiltersV1Routes(app, r);
   registerFiltersV2Routes(app, r);

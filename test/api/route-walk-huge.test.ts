@@ -132,6 +132,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /auth/password": (h) => [{ email: h }, { authenticity_token: h }, { reset_password_token: h, password: h, password_confirmation: h }],
     "POST /invites": (h) => [{ authenticity_token: h }, { invite: { comment: h, max_uses: h, expires_in: h } }],
     "POST /invites/:id/expire": (h) => [{ authenticity_token: h }],
+    "POST /settings/archive": (h) => [{ authenticity_token: h }],
     "POST /settings/imports": (h) => [{ authenticity_token: h }, { form_import: { type: h, mode: h } }],
     "PATCH /api/v1/accounts/update_credentials": (h) => [
       { display_name: h },

@@ -3,6 +3,7 @@ import { esc } from "../layout.ts";
 /** The settings area's navigation: one list every settings page shows (each part adds its entry). */
 export const SETTINGS_NAV: { href: string; label: string }[] = [
   { href: "/settings/import-export", label: "Import and export" },
+  { href: "/settings/archive", label: "Archive" },
 ];
 
 export function settingsNav(current: string): string {
