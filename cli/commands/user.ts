@@ -49,4 +49,22 @@ export function registerUserCommands(program: Command): void {
       const pending = result.user.approved ? "" : "; the account still awaits a moderator's approval";
       process.stderr.write(`${result.changed ? `confirmed ${username}` : `${username} was already confirmed`}${pending}\n`);
     });
+
+  user
+    .command("archive")
+    .description("write the user's archive (actor, posts, likes, bookmarks, media: Mastodon's layout) now; prints its path")
+    .argument("<username>", "a local user")
+    .action(async (username: string, _opts: unknown, cmd: Command) => {
+      const { withApp } = await import("../with-app.ts");
+      const { startOperatorArchive, requireArchiveFile } = await import("../../src/services/account-archives.ts");
+      const { handleArchiveBuild } = await import("../../src/jobs/handlers/archive-build.ts");
+      const path = await withApp(cmd, async (app) => {
+        const archive = startOperatorArchive(app, username);
+        if (!archive) return undefined;
+        await handleArchiveBuild(app, { archiveId: archive.id });
+        return requireArchiveFile(app, { id: archive.accountId }, archive.id).path;
+      });
+      if (!path) throw new CliError(`unknown user: ${username}`);
+      process.stdout.write(path + "\n");
+    });
 }

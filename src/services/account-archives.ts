@@ -14,7 +14,7 @@ import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
 import { randomToken } from "../lib/crypto.ts";
-import { type Account, findAccountById } from "../storage/accounts.ts";
+import { type Account, findAccountByHandle, findAccountById } from "../storage/accounts.ts";
 import type { Status } from "../storage/statuses.ts";
 import {
   type AccountArchive,
@@ -52,12 +52,24 @@ export function requestArchive(app: App, account: Account): AccountArchive {
   return findAccountArchive(app.db, id)!;
 }
 
+/**
+ * `roost user archive USERNAME`: a record for an archive the CLI builds at once (the operator
+ * is not held to the weekly limit); undefined for an unknown local user.
+ */
+export function startOperatorArchive(app: App, username: string): AccountArchive | undefined {
+  const account = findAccountByHandle(app.db, username, null);
+  if (!account) return undefined;
+  const id = app.ids.next();
+  insertAccountArchive(app.db, { id, accountId: account.id, createdAt: app.now() });
+  return findAccountArchive(app.db, id)!;
+}
+
 export function archivesOf(app: App, account: Account): AccountArchive[] {
   return listAccountArchives(app.db, account.id);
 }
 
 /** The file of the owner's written archive, or 404. */
-export function requireArchiveFile(app: App, account: Account, id: Id): { path: string; name: string; size: number } {
+export function requireArchiveFile(app: App, account: Pick<Account, "id">, id: Id): { path: string; name: string; size: number } {
   const a = /^\d{1,20}$/.test(id) ? findAccountArchive(app.db, id) : undefined;
   if (!a || a.accountId !== account.id || !a.file) throw new ApiError(404, "Record not found");
   return { path: join(archivesDir(app), a.file), name: a.file, size: a.size ?? 0 };

@@ -109,3 +109,20 @@ test("an archive holds actor, outbox, likes, bookmarks and media in Mastodon's l
   assert.equal((await b.fetch(href)).status, 404);
   assert.doesNotMatch((await b.fetch("/settings/archive")).text, /disabled/);
 });
+
+test("roost user archive USERNAME writes the archive at once and prints its path", async (t) => {
+  const { roost, tempDir } = await import("../cli/cli-helpers.ts");
+  const { readFileSync } = await import("node:fs");
+  const dir = tempDir(t);
+  const dd = ["--data-dir", dir];
+  assert.equal((await roost(["init", ...dd, "--domain", "archive.example", "--protocol", "http"])).code, 0);
+  assert.equal((await roost(["user", "create", "alice", ...dd, "--email", "alice@example.test"])).code, 0);
+  const run = await roost(["user", "archive", "alice", ...dd]);
+  assert.equal(run.code, 0, run.stderr);
+  const files = await readZip(readFileSync(run.stdout.trim()));
+  assert.equal(JSON.parse(files.get("actor.json")!.toString()).preferredUsername, "alice");
+  assert.deepEqual(JSON.parse(files.get("outbox.json")!.toString()).orderedItems, []);
+  const unknown = await roost(["user", "archive", "nobody", ...dd]);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /unknown user: nobody/);
+});
