@@ -61,7 +61,8 @@ export function registerUserCommands(program: Command): void {
       const path = await withApp(cmd, async (app) => {
         const archive = startOperatorArchive(app, username);
         if (!archive) return undefined;
-        await handleArchiveBuild(app, { archiveId: archive.id });
+        // The operator has the path: no mail to the user.
+        await handleArchiveBuild(app, { archiveId: archive.id, notify: false });
         return requireArchiveFile(app, { id: archive.accountId }, archive.id).path;
       });
       if (!path) throw new CliError(`unknown user: ${username}`);

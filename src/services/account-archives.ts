@@ -31,6 +31,9 @@ import {
 import { iterateBookmarkUris } from "../storage/csv-export.ts";
 import { mediaStore } from "../media/store.ts";
 import { resolveMediaPath } from "../media/files.ts";
+import { enqueueMail } from "../mail/queue.ts";
+import { archiveReadyMail } from "../mail/messages.ts";
+import { findUserByAccountId } from "../storage/users.ts";
 
 export type { AccountArchive };
 export const ARCHIVE_JOB = "archive.build";
@@ -138,7 +141,7 @@ async function addStoredFile(app: App, zip: yazl.ZipFile, name: string, entry: s
 }
 
 /** The job: writes the ZIP to archives/<random>.zip and records it. */
-export async function buildArchive(app: App, payload: { archiveId?: string }, render: ArchiveRenderers): Promise<void> {
+export async function buildArchive(app: App, payload: { archiveId?: string; notify?: boolean }, render: ArchiveRenderers): Promise<void> {
   const archive = payload.archiveId ? findAccountArchive(app.db, payload.archiveId) : undefined;
   if (!archive || archive.file) return;
   const account = findAccountById(app.db, archive.accountId);
@@ -174,7 +177,12 @@ export async function buildArchive(app: App, payload: { archiveId?: string }, re
     await rm(path, { force: true });
     throw e;
   }
-  markArchiveWritten(app.db, archive.id, file, (await stat(path)).size, app.now());
+  const size = (await stat(path)).size;
+  const user = findUserByAccountId(app.db, account.id);
+  app.db.transaction(() => {
+    markArchiveWritten(app.db, archive.id, file, size, app.now());
+    if (user && payload.notify !== false) enqueueMail(app, archiveReadyMail(app, user.email, account.username));
+  }).immediate();
 }
 
 /** Periodic: archives older than a week go, file and record. */

@@ -7,6 +7,7 @@ import { startTestServer } from "../helpers/server.ts";
 import { Browser, formWithButton, PASSWORD } from "../api/oauth-helpers.ts";
 import { png } from "../api/accounts-helpers.ts";
 import { fileForm } from "../api/media-helpers.ts";
+import { linkIn, mailTo } from "../api/mail-helpers.ts";
 
 function readZip(buf: Buffer): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) => {
@@ -61,6 +62,10 @@ test("an archive holds actor, outbox, likes, bookmarks and media in Mastodon's l
   assert.match(again.text, /once every 7 days/);
   await s.drainJobs();
 
+  // The owner is told by e-mail, with a link to the page.
+  const [mail] = mailTo(s, "alice@example.test");
+  assert.equal(mail.subject, `${s.app.config.title}: your archive is ready to download`);
+  assert.equal(linkIn(mail, s, "/settings/archive"), "/settings/archive");
   const ready = await b.fetch("/settings/archive");
   const href = /href="(\/settings\/archives\/\d+\/download)"/.exec(ready.text)?.[1];
   assert.ok(href, ready.text);
