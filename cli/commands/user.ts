@@ -63,4 +63,23 @@ export function registerUserCommands(program: Command): void {
       const changed = await asActor(cmd, (app, actor) => adminDisableTwoFactor(app, actor, username));
       process.stderr.write(changed ? `two-factor authentication disabled for ${username}\n` : `${username} had no two-factor authentication\n`);
     });
+
+  user
+    .command("archive")
+    .description("write the user's archive (actor, posts, likes, bookmarks, media: Mastodon's layout) now; prints its path")
+    .argument("<username>", "a local user")
+    .action(async (username: string, _opts: unknown, cmd: Command) => {
+      const { withApp } = await import("../with-app.ts");
+      const { startOperatorArchive, requireArchiveFile } = await import("../../src/services/account-archives.ts");
+      const { handleArchiveBuild } = await import("../../src/jobs/handlers/archive-build.ts");
+      const path = await withApp(cmd, async (app) => {
+        const archive = startOperatorArchive(app, username);
+        if (!archive) return undefined;
+        // The operator has the path: no mail to the user.
+        await handleArchiveBuild(app, { archiveId: archive.id, notify: false });
+        return requireArchiveFile(app, { id: archive.accountId }, archive.id).path;
+      });
+      if (!path) throw new CliError(`unknown user: ${username}`);
+      process.stdout.write(path + "\n");
+    });
 }

@@ -67,6 +67,8 @@ import { registerEmailsRoutes } from "./routes/api/v1/emails.ts";
 import { registerInviteRoutes } from "./routes/invites.ts";
 import { registerSettingsMoveRoutes } from "./routes/settings/move.ts";
 import { registerSettingsDeleteRoutes } from "./routes/settings/delete.ts";
+import { registerImportExportRoutes } from "./routes/settings/import-export.ts";
+import { registerArchiveRoutes } from "./routes/settings/archive.ts";
 import { registerAdminMetricsRoutes } from "./routes/api/v1/admin/metrics.ts";
 import { registerIdentityProofsRoutes } from "./routes/api/v1/identity-proofs.ts";
 import { registerSettingsRoutes } from "./routes/settings/register.ts";
@@ -131,6 +133,8 @@ export function registerRoutes(app: App, r: Router): void {
   registerInviteRoutes(app, r);
   registerSettingsMoveRoutes(app, r);
   registerSettingsDeleteRoutes(app, r);
+  registerImportExportRoutes(app, r);
+  registerArchiveRoutes(app, r);
   registerAdminMetricsRoutes(app, r);
   registerIdentityProofsRoutes(app, r);
   registerSettingsRoutes(app, r);

@@ -35,6 +35,9 @@ import { handleAnnouncementBroadcast, handleAnnouncementExpire, handleAnnounceme
 import { ANNOUNCEMENT_BROADCAST_JOB, ANNOUNCEMENT_EXPIRE_JOB, ANNOUNCEMENT_PUBLISH_JOB } from "../services/announcements.ts";
 import { handleMailSend } from "./handlers/mail-send.ts";
 import { MAIL_SEND_JOB } from "../mail/queue.ts";
+import { IMPORT_JOB, processImport } from "../services/csv-import.ts";
+import { ARCHIVE_CLEANUP_TASK, ARCHIVE_JOB, cleanupArchives } from "../services/account-archives.ts";
+import { handleArchiveBuild } from "./handlers/archive-build.ts";
 
 const HOUR = 3600_000;
 
@@ -89,4 +92,8 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(ANNOUNCEMENT_BROADCAST_JOB, handleAnnouncementBroadcast, { queue: "scheduled", transactional: true });
   // Its own queue: a slow or failing mail server never holds up anything else.
   app.jobs.register(MAIL_SEND_JOB, handleMailSend, { queue: "mail" });
+  // Its own queue: an import's remote look-ups are slow and must not hold up deliveries.
+  app.jobs.register(IMPORT_JOB, processImport, { queue: "imports" });
+  app.jobs.register(ARCHIVE_JOB, handleArchiveBuild, { queue: "imports" });
+  app.jobs.every(ARCHIVE_CLEANUP_TASK, 6 * HOUR, cleanupArchives);
 }

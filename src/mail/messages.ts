@@ -89,3 +89,12 @@ export function warningMail(app: App, to: string, w: { username: string; action:
     `Questions can go to the instance's contact${app.config.contactEmail ? ` (${app.config.contactEmail})` : ""}.`,
   ]);
 }
+
+/** The archive the user asked for is ready (UserMailer#backup_ready). */
+export function archiveReadyMail(app: App, to: string, username: string): MailMessage {
+  return compose(app, to, `${app.config.title}: your archive is ready to download`, [
+    `Hello @${username},`,
+    "The archive of your posts and media you asked for is ready. It is kept for a week:",
+    { link: `${app.baseUrl}/settings/archive`, label: "Download your archive" },
+  ]);
+}

@@ -151,6 +151,8 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /settings/aliases/remove": (h) => [{ authenticity_token: h }, { alias: h }],
     "POST /settings/migration": (h) => [{ authenticity_token: h }, { acct: h, current_password: h }],
     "POST /settings/delete": (h) => [{ authenticity_token: h }, { password: h }],
+    "POST /settings/archive": (h) => [{ authenticity_token: h }],
+    "POST /settings/imports": (h) => [{ authenticity_token: h }, { form_import: { type: h, mode: h } }],
     "PATCH /api/v1/accounts/update_credentials": (h) => [
       { display_name: h },
       { note: h },

@@ -37,6 +37,8 @@ const PARAM_NAMES = [
   "current_password", "checkboxes", "sensitive", "indexable", "hide_collections",
   // Moving and deleting (settings pages).
   "alias",
+  // The settings import form.
+  "form_import",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {

@@ -13,6 +13,8 @@ export const SETTINGS_NAV: SettingsNavEntry[] = [
   { href: "/settings/two_factor_authentication", label: "Two-factor authentication" },
   { href: "/settings/sessions", label: "Sessions" },
   { href: "/settings/applications", label: "Authorized apps" },
+  { href: "/settings/import-export", label: "Import and export" },
+  { href: "/settings/archive", label: "Archive" },
   { href: "/settings/aliases", label: "Account aliases" },
   { href: "/settings/migration", label: "Move to a different account" },
   { href: "/settings/delete", label: "Delete account" },
