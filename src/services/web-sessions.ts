@@ -55,10 +55,7 @@ async function dummyHash(app: App): Promise<string> {
 
 export type SignInResult = { ok: true; sessionId: string; session: BrowserSession } | { ok: false; message: string };
 
-/**
- * Checks the credentials and opens a session bound to a new Web-app token. Beyond
- * config.maxSessions the user's oldest sessions are ended (and their tokens revoked).
- */
+/** Checks the credentials and opens a session (openSession). */
 export async function signIn(
   app: App,
   input: { login: string; password: string; userAgent: string | null; ip: string | null },
@@ -70,9 +67,17 @@ export async function signIn(
   const good = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash(app)));
   const account = user && findAccountById(app.db, user.accountId);
   if (!user || !account || !good || !user.passwordHash || account.domain !== null) return { ok: false, message: SIGN_IN_ERRORS.invalid };
+  return openSession(app, user, account, input);
+}
+
+/**
+ * Opens a browser session for a user whose identity was proven (password here, an external
+ * provider in services/external-auth/), bound to a new Web-app token. Beyond config.maxSessions
+ * the user's oldest sessions are ended (and their tokens revoked).
+ */
+export function openSession(app: App, user: User, account: Account, input: { userAgent: string | null; ip: string | null }): SignInResult {
   const refused = refusal(user, account);
   if (refused) return { ok: false, message: refused };
-
   const web = ensureBuiltinApp(app, WEB_APP);
   const sessionId = randomToken();
   const now = app.now();

@@ -7,6 +7,8 @@ import { registerOauthMetadataRoutes } from "./oauth/metadata.ts";
 import { registerSessionRoutes } from "./oauth/sessions.ts";
 import { registerEmailLinkRoutes } from "./oauth/email-links.ts";
 import { registerTokenRoutes } from "./oauth/token.ts";
+import { registerCasRoutes } from "./auth/cas.ts";
+import { registerOidcRoutes } from "./auth/oidc.ts";
 
 export function registerOauthRoutes(app: App, r: Router): void {
   registerSessionRoutes(app, r);
@@ -14,4 +16,6 @@ export function registerOauthRoutes(app: App, r: Router): void {
   registerAuthorizeRoutes(app, r);
   registerTokenRoutes(app, r);
   registerOauthMetadataRoutes(app, r);
+  registerCasRoutes(app, r);
+  registerOidcRoutes(app, r);
 }
