@@ -165,6 +165,18 @@ export interface Config {
   oidcUidField: string;
   /** Mastodon's OIDC_SECURITY_ASSUME_EMAIL_IS_VERIFIED; otherwise the `email_verified` claim decides. */
   oidcAssumeEmailVerified: boolean;
+  /** SAML 2.0 IdP single sign-on URL (HTTP-Redirect binding); empty turns SAML off. */
+  samlEntryPoint: string;
+  /** The IdP's signing certificate (PEM); assertions must be signed with it. */
+  samlIdpCert: string;
+  /** This server's entity id; empty: <base URL>/auth/auth/saml/metadata. */
+  samlIssuer: string;
+  samlDisplayName: string;
+  /** Attribute holding the user id; empty: the NameID (Mastodon's SAML_UID_ATTRIBUTE). */
+  samlUidAttribute: string;
+  samlEmailAttribute: string;
+  samlNameAttribute: string;
+  samlAssumeEmailVerified: boolean;
 }
 
 export class ConfigError extends Error {
@@ -256,6 +268,15 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   oidcScope: { kind: "string", def: "openid profile email" },
   oidcUidField: { kind: "string", def: "sub" },
   oidcAssumeEmailVerified: { kind: "bool", def: false },
+  samlEntryPoint: { kind: "string", def: "" },
+  samlIdpCert: { kind: "string", def: "" },
+  samlIssuer: { kind: "string", def: "" },
+  samlDisplayName: { kind: "string", def: "SAML" },
+  samlUidAttribute: { kind: "string", def: "" },
+  // Mastodon's defaults: eduPerson/LDAP OIDs for mail and displayName.
+  samlEmailAttribute: { kind: "string", def: "urn:oid:0.9.2342.19200300.100.1.3" },
+  samlNameAttribute: { kind: "string", def: "urn:oid:2.16.840.1.113730.3.1.241" },
+  samlAssumeEmailVerified: { kind: "bool", def: false },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();

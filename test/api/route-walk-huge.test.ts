@@ -67,7 +67,7 @@ interface Case {
 }
 
 test("1 MB values for every text parameter are refused quickly and never stall the server", { timeout: 120_000 }, async (t) => {
-  const s = await startTestServer({ config: { casUrl: "http://127.0.0.1:9/cas" } });
+  const s = await startTestServer({ config: { casUrl: "http://127.0.0.1:9/cas", oidcIssuer: "http://127.0.0.1:9/oidc", oidcClientId: "walk" } });
   t.after(() => s.close());
   // The owner, so that the admin routes read their parameters rather than refuse at once.
   const alice = await s.user("alice", { role: "owner", scopes: ["read", "write", "follow", "push", "admin:read", "admin:write"] });
@@ -103,6 +103,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /auth/sign_in": (h) => [{ login: h, password: "x" }, { login: "alice", password: h }, { return_to: h }, { authenticity_token: h }],
     "POST /auth/sign_out": (h) => [{ authenticity_token: h }, { return_to: h }],
     "POST /auth/auth/cas": (h) => [{ authenticity_token: h }, { return_to: h }],
+    "POST /auth/auth/openid_connect": (h) => [{ authenticity_token: h }, { return_to: h }],
     "POST /oauth/authorize": (h) => [{ client_id: h }, { redirect_uri: h }, { scope: h }, { state: h }, { code_challenge: h }, { authenticity_token: h }],
     "DELETE /oauth/authorize": (h) => [{ client_id: h }, { redirect_uri: h }, { authenticity_token: h }],
     "POST /oauth/token": (h) => [

@@ -33,7 +33,7 @@ const PARAM_NAMES = [
   "starts_at", "ends_at", "all_day", "with_dismissed",
   // Invites and the mailed links.
   "invite_code", "confirmation_token", "reset_password_token", "password_confirmation",
-  // External sign-in (CAS is configured for the walk, pointing at a closed port).
+  // External sign-in (CAS and OIDC are configured for the walk, pointing at a closed port).
   "ticket", "return_to",
 ];
 
@@ -67,7 +67,7 @@ function multipartGarbage(): FormData {
 }
 
 test("no route answers 5xx to malformed input", { timeout: 240_000 }, async (t) => {
-  const s = await startTestServer({ config: { casUrl: "http://127.0.0.1:9/cas" } });
+  const s = await startTestServer({ config: { casUrl: "http://127.0.0.1:9/cas", oidcIssuer: "http://127.0.0.1:9/oidc", oidcClientId: "walk" } });
   t.after(() => s.close());
   const alice = await s.user("alice", { role: "owner", scopes: ["read", "write", "follow", "push", "admin:read", "admin:write"] });
   const readOnly = await s.user("bob", { scopes: ["read:statuses"] });

@@ -9,6 +9,7 @@ import { registerEmailLinkRoutes } from "./oauth/email-links.ts";
 import { registerTokenRoutes } from "./oauth/token.ts";
 import { registerCasRoutes } from "./auth/cas.ts";
 import { registerOidcRoutes } from "./auth/oidc.ts";
+import { registerSamlRoutes } from "./auth/saml.ts";
 
 export function registerOauthRoutes(app: App, r: Router): void {
   registerSessionRoutes(app, r);
@@ -18,4 +19,5 @@ export function registerOauthRoutes(app: App, r: Router): void {
   registerOauthMetadataRoutes(app, r);
   registerCasRoutes(app, r);
   registerOidcRoutes(app, r);
+  registerSamlRoutes(app, r);
 }
