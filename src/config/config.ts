@@ -170,6 +170,43 @@ export interface Config {
   smtpUrl: string;
   /** The From address; empty: notifications@<domain's host name>. */
   mailFrom: string;
+  /**
+   * External sign-in (Mastodon's omniauth): an existing user with no identity at the provider is
+   * taken over on first external sign-in when its e-mail (verified by the provider) or username
+   * matches; "none" (Mastodon's default, ALLOW_UNSAFE_AUTH_PROVIDER_REATTACH unset) never does.
+   */
+  externalAuthReattach: "none" | "email" | "username";
+  /** CAS 3.0 server base URL (…/cas); empty turns CAS sign-in off. */
+  casUrl: string;
+  casDisplayName: string;
+  /** Attribute holding the user id; empty: the CAS `user` itself (Mastodon's CAS_UID_FIELD). */
+  casUidAttribute: string;
+  casEmailAttribute: string;
+  casNameAttribute: string;
+  /** Mastodon's CAS_SECURITY_ASSUME_EMAIL_IS_VERIFIED. */
+  casAssumeEmailVerified: boolean;
+  /** OpenID Connect issuer (discovery at <issuer>/.well-known/openid-configuration); empty turns OIDC off. */
+  oidcIssuer: string;
+  oidcDisplayName: string;
+  oidcClientId: string;
+  oidcClientSecret: string;
+  oidcScope: string;
+  /** Claim holding the user id (Mastodon's OIDC_UID_FIELD). */
+  oidcUidField: string;
+  /** Mastodon's OIDC_SECURITY_ASSUME_EMAIL_IS_VERIFIED; otherwise the `email_verified` claim decides. */
+  oidcAssumeEmailVerified: boolean;
+  /** SAML 2.0 IdP single sign-on URL (HTTP-Redirect binding); empty turns SAML off. */
+  samlEntryPoint: string;
+  /** The IdP's signing certificate (PEM); assertions must be signed with it. */
+  samlIdpCert: string;
+  /** This server's entity id; empty: <base URL>/auth/auth/saml/metadata. */
+  samlIssuer: string;
+  samlDisplayName: string;
+  /** Attribute holding the user id; empty: the NameID (Mastodon's SAML_UID_ATTRIBUTE). */
+  samlUidAttribute: string;
+  samlEmailAttribute: string;
+  samlNameAttribute: string;
+  samlAssumeEmailVerified: boolean;
 }
 
 export class ConfigError extends Error {
@@ -259,6 +296,29 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   remoteContentRetentionDays: { kind: "int", min: 0, max: 36500, def: 90 },
   smtpUrl: { kind: "string", def: "" },
   mailFrom: { kind: "string", def: "" },
+  externalAuthReattach: { kind: { enum: ["none", "email", "username"] }, def: "none" },
+  casUrl: { kind: "string", def: "" },
+  casDisplayName: { kind: "string", def: "CAS" },
+  casUidAttribute: { kind: "string", def: "" },
+  casEmailAttribute: { kind: "string", def: "email" },
+  casNameAttribute: { kind: "string", def: "name" },
+  casAssumeEmailVerified: { kind: "bool", def: false },
+  oidcIssuer: { kind: "string", def: "" },
+  oidcDisplayName: { kind: "string", def: "OpenID Connect" },
+  oidcClientId: { kind: "string", def: "" },
+  oidcClientSecret: { kind: "string", def: "" },
+  oidcScope: { kind: "string", def: "openid profile email" },
+  oidcUidField: { kind: "string", def: "sub" },
+  oidcAssumeEmailVerified: { kind: "bool", def: false },
+  samlEntryPoint: { kind: "string", def: "" },
+  samlIdpCert: { kind: "string", def: "" },
+  samlIssuer: { kind: "string", def: "" },
+  samlDisplayName: { kind: "string", def: "SAML" },
+  samlUidAttribute: { kind: "string", def: "" },
+  // Mastodon's defaults: eduPerson/LDAP OIDs for mail and displayName.
+  samlEmailAttribute: { kind: "string", def: "urn:oid:0.9.2342.19200300.100.1.3" },
+  samlNameAttribute: { kind: "string", def: "urn:oid:2.16.840.1.113730.3.1.241" },
+  samlAssumeEmailVerified: { kind: "bool", def: false },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();

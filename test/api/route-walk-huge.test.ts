@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createECDH } from "node:crypto";
+import { createECDH, generateKeyPairSync } from "node:crypto";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -66,8 +66,11 @@ interface Case {
   lenient?: boolean;
 }
 
+// Any public key will do: the walk never gets a signed SAML response.
+const WALK_SAML_CERT = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ type: "spki", format: "pem" }).toString();
+
 test("1 MB values for every text parameter are refused quickly and never stall the server", { timeout: 120_000 }, async (t) => {
-  const s = await startTestServer();
+  const s = await startTestServer({ config: { casUrl: "http://127.0.0.1:9/cas", oidcIssuer: "http://127.0.0.1:9/oidc", oidcClientId: "walk", samlEntryPoint: "http://127.0.0.1:9/sso", samlIdpCert: WALK_SAML_CERT } });
   t.after(() => s.close());
   // The owner, so that the admin routes read their parameters rather than refuse at once.
   const alice = await s.user("alice", { role: "owner", scopes: ["read", "write", "follow", "push", "admin:read", "admin:write"] });
@@ -104,6 +107,10 @@ test("1 MB values for every text parameter are refused quickly and never stall t
   const TEXT: Record<string, (h: string) => (Record<string, unknown> | FormData | URLSearchParams)[]> = {
     "POST /auth/sign_in": (h) => [{ login: h, password: "x" }, { login: "alice", password: h }, { return_to: h }, { authenticity_token: h }],
     "POST /auth/sign_out": (h) => [{ authenticity_token: h }, { return_to: h }],
+    "POST /auth/auth/cas": (h) => [{ authenticity_token: h }, { return_to: h }],
+    "POST /auth/auth/openid_connect": (h) => [{ authenticity_token: h }, { return_to: h }],
+    "POST /auth/auth/saml": (h) => [{ authenticity_token: h }, { return_to: h }],
+    "POST /auth/auth/saml/callback": (h) => [{ SAMLResponse: h, RelayState: "x" }, { SAMLResponse: "x", RelayState: h }],
     "POST /oauth/authorize": (h) => [{ client_id: h }, { redirect_uri: h }, { scope: h }, { state: h }, { code_challenge: h }, { authenticity_token: h }],
     "DELETE /oauth/authorize": (h) => [{ client_id: h }, { redirect_uri: h }, { authenticity_token: h }],
     "POST /oauth/token": (h) => [

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { request } from "node:http";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestSocket } from "../helpers/streaming.ts";
@@ -11,6 +11,9 @@ import { TestSocket } from "../helpers/streaming.ts";
 
 const PATH_VALUES = ["abc", "-1", "9223372036854775808", "1", "%00", "..%2F..%2Fetc%2Fpasswd"];
 const HUGE = "x".repeat(200_000);
+
+// Any public key will do: the walk never gets a signed response.
+const WALK_SAML_CERT = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ type: "spki", format: "pem" }).toString();
 
 const PARAM_NAMES = [
   "id", "status", "limit", "max_id", "min_id", "since_id", "acct", "resource", "username", "email",
@@ -39,6 +42,8 @@ const PARAM_NAMES = [
   "alias",
   // The settings import form.
   "form_import",
+  // External sign-in (CAS and OIDC are configured for the walk, pointing at a closed port).
+  "ticket", "return_to", "SAMLResponse", "RelayState",
 ];
 
 function wrongTypes(): Record<string, unknown>[] {
@@ -71,7 +76,7 @@ function multipartGarbage(): FormData {
 }
 
 test("no route answers 5xx to malformed input", { timeout: 240_000 }, async (t) => {
-  const s = await startTestServer();
+  const s = await startTestServer({ config: { casUrl: "http://127.0.0.1:9/cas", oidcIssuer: "http://127.0.0.1:9/oidc", oidcClientId: "walk", samlEntryPoint: "http://127.0.0.1:9/sso", samlIdpCert: WALK_SAML_CERT } });
   t.after(() => s.close());
   const alice = await s.user("alice", { role: "owner", scopes: ["read", "write", "follow", "push", "admin:read", "admin:write"] });
   const readOnly = await s.user("bob", { scopes: ["read:statuses"] });

@@ -9,6 +9,8 @@ export function signInPage(o: {
   returnTo: string | null;
   login?: string;
   error?: string;
+  /** External sign-in buttons (CAS, SAML, OIDC), each a form posting to its path. */
+  providers?: { label: string; path: string }[];
 }): string {
   const error = o.error ? `<p class="error" role="alert" id="sign-in-error">${esc(o.error)}</p>` : "";
   const describedBy = o.error ? ` aria-describedby="sign-in-error"` : "";
@@ -20,8 +22,16 @@ ${hidden("authenticity_token", o.csrf)}${o.returnTo ? hidden("return_to", o.retu
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <div class="actions"><button type="submit">Sign in</button></div>
-</form>`;
+</form>${externalButtons(o.csrf, o.returnTo, o.providers ?? [])}`;
   return layout({ title: `Sign in - ${o.instanceTitle}`, body, nonce: o.nonce });
+}
+
+function externalButtons(csrf: string, returnTo: string | null, providers: { label: string; path: string }[]): string {
+  if (providers.length === 0) return "";
+  const forms = providers.map(
+    (p) => `<form method="post" action="${esc(p.path)}">${hidden("authenticity_token", csrf)}${returnTo ? hidden("return_to", returnTo) : ""}<button type="submit" class="secondary">${esc(p.label)}</button></form>`,
+  );
+  return `\n<h2>Or sign in with</h2>\n<div class="actions">${forms.join("")}</div>`;
 }
 
 /** A sign-out button (a CSRF-protected POST), optionally coming back to `returnTo` after signing in again. */

@@ -7,6 +7,9 @@ import { registerOauthMetadataRoutes } from "./oauth/metadata.ts";
 import { registerSessionRoutes } from "./oauth/sessions.ts";
 import { registerEmailLinkRoutes } from "./oauth/email-links.ts";
 import { registerTokenRoutes } from "./oauth/token.ts";
+import { registerCasRoutes } from "./auth/cas.ts";
+import { registerOidcRoutes } from "./auth/oidc.ts";
+import { registerSamlRoutes } from "./auth/saml.ts";
 
 export function registerOauthRoutes(app: App, r: Router): void {
   registerSessionRoutes(app, r);
@@ -14,4 +17,7 @@ export function registerOauthRoutes(app: App, r: Router): void {
   registerAuthorizeRoutes(app, r);
   registerTokenRoutes(app, r);
   registerOauthMetadataRoutes(app, r);
+  registerCasRoutes(app, r);
+  registerOidcRoutes(app, r);
+  registerSamlRoutes(app, r);
 }

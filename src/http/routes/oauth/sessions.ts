@@ -11,6 +11,7 @@ import { signInPage, signedInPage } from "../../html/auth-pages.ts";
 import { currentSession, signIn, signOut } from "../../../services/web-sessions.ts";
 import { createThrottle, type Throttle } from "../../../lib/rate-limit.ts";
 import { twoFactorStep } from "../settings/two-factor-step.ts";
+import { externalSignInButtons } from "../../../services/external-auth/providers.ts";
 
 const MAX_RETURN_TO = 8192;
 
@@ -69,7 +70,7 @@ export function registerSessionRoutes(app: App, r: Router): void {
       const html = signedInPage({ nonce, instanceTitle: app.config.title, handle: handleOf(app, browser.account.username), csrf: csrf.token });
       return htmlPage(event, 200, html, nonce, cookies);
     }
-    const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo });
+    const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo, providers: externalSignInButtons(app) });
     return htmlPage(event, 200, html, nonce, cookies);
   });
 
@@ -91,7 +92,7 @@ export function registerSessionRoutes(app: App, r: Router): void {
     if (!result.ok) {
       const nonce = newNonce();
       const csrf = browserCsrf(app, event);
-      const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo, login: login.slice(0, 320), error: result.message });
+      const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo, login: login.slice(0, 320), error: result.message, providers: externalSignInButtons(app) });
       return htmlPage(event, 422, html, nonce);
     }
     // Signing in over an existing session replaces it rather than leaving it orphaned.
