@@ -162,3 +162,48 @@ test("remote accounts nobody here deals with stop being refreshed, keeping their
   assert.equal(after.publicKeyPem, otto.publicKeyPem);
   assert.notEqual(findAccountById(s.app.db, w.author.id)!.fetchedAt, null, "rita, followed by alice, keeps being refreshed");
 });
+
+test("a prune of more posts than one batch takes every untouched one with its tags, media rows and feed rows, leaves no dangling reference and nothing local", async (t) => {
+  const w = await startWorld(t);
+  const { s } = w;
+  const db = s.app.db;
+  s.app.config.remoteContentRetentionDays = 90;
+  const alice = await s.user("alice");
+  const own = await s.api(alice, "POST", "/api/v1/statuses", { status: "mine #kept" });
+  const tagged = await oldPost(w, 150, {
+    tag: [{ type: "Hashtag", name: "#pruned", href: "https://remote.example/tags/pruned" }],
+    attachment: [{ type: "Document", mediaType: "image/png", url: `${new URL(w.rita.id).origin}/files/p.png` }],
+  });
+  const bookmarked = await oldPost(w, 140);
+  await s.api(alice, "POST", `/api/v1/statuses/${bookmarked.id}/bookmark`);
+  // More bare remote posts than a transaction's batch, of 200 to 110 days ago, in alice's home.
+  const bulk = 2_500;
+  const old = Date.now() - 200 * DAY;
+  const insert = db.prepare(
+    `INSERT INTO statuses (id, account_id, local, uri, content, visibility, created_at, updated_at) VALUES (?, ?, 0, ?, '<p>old</p>', 'public', ?, ?)`,
+  );
+  const home = db.prepare("INSERT INTO home_feeds (account_id, status_id) VALUES (?, ?)");
+  db.transaction(() => {
+    for (let i = 0; i < bulk; i++) {
+      const at = old + i * 1000;
+      const id = (BigInt(at) << 16n) | BigInt(i);
+      insert.run(id, BigInt(w.author.id), `${w.rita.id}/bulk/${i}`, at, at);
+      home.run(BigInt(alice.id), id);
+    }
+  })();
+  home.run(BigInt(alice.id), BigInt(tagged.id));
+  await s.drainJobs();
+  const count = (sql: string, ...args: unknown[]) => Number(db.prepare(sql).pluck().get(...args));
+  assert.equal(count("SELECT count(*) FROM statuses_tags WHERE status_id = ?", BigInt(tagged.id)), 1);
+  assert.equal(count("SELECT count(*) FROM media_attachments WHERE status_id = ?", BigInt(tagged.id)), 1);
+
+  const done = await pruneStorage(s.app);
+  assert.equal(done.statuses.count, bulk + 1);
+  assert.equal(count("SELECT count(*) FROM statuses WHERE local = 0 AND account_id = ?", BigInt(w.author.id)), 1, "only the bookmarked post of rita's is left");
+  assert.ok(findStatusById(db, bookmarked.id));
+  assert.ok(findStatusById(db, own.id), "local posts are never pruned");
+  assert.equal(count("SELECT count(*) FROM home_feeds WHERE account_id = ? AND status_id NOT IN (SELECT id FROM statuses)", BigInt(alice.id)), 0);
+  assert.equal(count("SELECT count(*) FROM statuses_tags WHERE status_id = ?", BigInt(tagged.id)), 0);
+  assert.equal(count("SELECT count(*) FROM media_attachments WHERE status_id = ?", BigInt(tagged.id)), 0);
+  assert.deepEqual(db.pragma("foreign_key_check"), [], "no row refers to a pruned status");
+});
