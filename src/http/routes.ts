@@ -50,6 +50,7 @@ import { registerAccountsSearchRoutes } from "./routes/api/v1/accounts-search.ts
 import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAdminDashboardRoutes } from "./routes/admin-dashboard.ts";
+import { registerAdminAuditLogRoutes } from "./routes/admin-audit-log.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
 import { registerOEmbedRoutes } from "./routes/oembed.ts";
 import { registerStreamingRoutes } from "./routes/api/v1/streaming.ts";
@@ -130,6 +131,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerFederationRoutes(app, r);
   registerInstanceHtmlRoutes(app, r);
   registerAdminDashboardRoutes(app, r);
+  registerAdminAuditLogRoutes(app, r);
   registerAuthorizeInteractionRoutes(app, r);
   registerStreamingRoutes(app, r);
   if (app.config.benchRoutes) registerBenchRoutes(app, r);
