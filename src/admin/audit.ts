@@ -1,6 +1,6 @@
 import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
-import { type ActionLog, type ActionLogFilter, insertActionLog, listActionLogs } from "../storage/admin-action-logs.ts";
+import { type ActionLog, type ActionLogFilter, insertActionLog, listActionLogActors, listActionLogKinds, listActionLogs } from "../storage/admin-action-logs.ts";
 import { type Actor, requireCan } from "./actor.ts";
 
 // The audit log (Mastodon's Admin::ActionLog + AccountableConcern#log_action): one row per
@@ -62,4 +62,10 @@ export type { ActionLog, ActionLogFilter } from "../storage/admin-action-logs.ts
 export function readAuditLog(app: App, actor: Actor, filter: ActionLogFilter): ActionLog[] {
   requireCan(actor, "view_audit_log");
   return listActionLogs(app.db, filter);
+}
+
+/** The choices of the audit page's filters: the staff who have entries and the kinds of entry present. */
+export function auditLogFacets(app: App, actor: Actor): { actors: { accountId: Id; name: string }[]; kinds: { action: string; targetType: string }[] } {
+  requireCan(actor, "view_audit_log");
+  return { actors: listActionLogActors(app.db), kinds: listActionLogKinds(app.db) };
 }

@@ -51,6 +51,7 @@ import { registerFederationRoutes } from "../federation/register.ts";
 import { registerInstanceHtmlRoutes } from "./routes/instance-html.ts";
 import { registerAdminDashboardRoutes } from "./routes/admin-dashboard.ts";
 import { registerTwoFactorRoutes } from "./routes/settings/two-factor.ts";
+import { registerAdminAuditLogRoutes } from "./routes/admin-audit-log.ts";
 import { registerAuthorizeInteractionRoutes } from "./routes/authorize-interaction.ts";
 import { registerOEmbedRoutes } from "./routes/oembed.ts";
 import { registerStreamingRoutes } from "./routes/api/v1/streaming.ts";
@@ -144,6 +145,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerInstanceHtmlRoutes(app, r);
   registerAdminDashboardRoutes(app, r);
   registerTwoFactorRoutes(app, r);
+  registerAdminAuditLogRoutes(app, r);
   registerAuthorizeInteractionRoutes(app, r);
   registerStreamingRoutes(app, r);
   if (app.config.benchRoutes) registerBenchRoutes(app, r);

@@ -76,3 +76,15 @@ export function listActionLogs(db: DB, f: ActionLogFilter): ActionLog[] {
   }) as Row[];
   return rows.map(rowToActionLog);
 }
+
+/** Everyone who has an entry (the actor filter's choices), by name; the server itself has no account. */
+export function listActionLogActors(db: DB): { accountId: Id; name: string }[] {
+  const rows = stmt(db, "SELECT account_id, max(actor_name) AS name FROM admin_action_logs WHERE account_id IS NOT NULL GROUP BY account_id ORDER BY name").all() as Row[];
+  return rows.map((r) => ({ accountId: str(r.account_id), name: r.name as string }));
+}
+
+/** The (action, target type) pairs present (the action filter's choices). */
+export function listActionLogKinds(db: DB): { action: string; targetType: string }[] {
+  const rows = stmt(db, "SELECT DISTINCT action, target_type FROM admin_action_logs ORDER BY target_type, action").all() as Row[];
+  return rows.map((r) => ({ action: r.action as string, targetType: r.target_type as string }));
+}

@@ -46,6 +46,12 @@ export function findAdminTag(db: DB, id: Id): AdminTag | undefined {
   return r && rowTo(r);
 }
 
+/** These tags (any order), for a page of them: one query. */
+export function findAdminTags(db: DB, ids: Id[]): AdminTag[] {
+  if (ids.length === 0) return [];
+  return (stmt(db, `${SELECT} WHERE t.id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))`).all(JSON.stringify(ids)) as Row[]).map(rowTo);
+}
+
 /** A page by id, newest first; `name` is a prefix of the normalised name. */
 export function listAdminTagsPage(db: DB, page: Page, filter: { name?: string; status?: AdminTagStatus }): AdminTag[] {
   const k = keyset(page);

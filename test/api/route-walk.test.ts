@@ -24,7 +24,7 @@ const PARAM_NAMES = [
   "description", "media_ids", "visibility", "in_reply_to_id", "spoiler_text", "poll", "types",
   "exclude_types", "account_id", "q", "type", "offset", "local", "remote", "only_media", "authenticity_token",
   "scheduled_at", "choices", "title", "context", "filter_action", "expires_in", "keywords_attributes", "keyword",
-  "whole_word", "phrase", "irreversible", "status_id",
+  "whole_word", "phrase", "irreversible", "status_id", "action_type",
   "name", "avatar_description", "header_description", "attribution_domains", "show_media", "show_featured",
   "url", "maxwidth", "maxheight",
   "grouped_types", "expand_accounts", "include_filtered", "for_not_following", "for_private_mentions", "filter_not_following",

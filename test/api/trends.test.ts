@@ -183,6 +183,16 @@ test("with trendsRequireReview only what a moderator approved trends; the admin 
   assert.equal((await s.req(plain, "POST", `/api/v1/admin/trends/statuses/${post.id}/reject`)).status, 403);
   assert.equal((await s.req(mod, "POST", "/api/v1/admin/trends/links/999999/reject")).status, 404);
   assert.equal(readAuditLog(s.app, actor, { limit: 20 }).length, 6);
+
+  // usable and listable are the tag's own flags (NULL: yes), not fixed values.
+  const flags = async () => (await s.api(mod, "GET", "/api/v1/admin/trends/tags")).map((x: any) => [x.name, x.usable, x.listable]);
+  assert.deepEqual(await flags(), [["Review", true, true]]);
+  await s.api(mod, "PUT", `/api/v1/admin/tags/${pending[0].id}`, { listable: false });
+  assert.deepEqual(await flags(), [["Review", true, false]]);
+  await s.api(mod, "PUT", `/api/v1/admin/tags/${pending[0].id}`, { usable: false, listable: true });
+  assert.deepEqual(await flags(), [["Review", false, true]]);
+  const reviewed = await s.api(mod, "POST", `/api/v1/admin/trends/tags/${pending[0].id}/approve`);
+  assert.deepEqual([reviewed.trendable, reviewed.usable, reviewed.listable, reviewed.requires_review], [true, false, true, false]);
 });
 
 test("a trending link is shown with its preview card: title, description, image, author, provider, size, history", async (t) => {

@@ -17,6 +17,8 @@ export interface DashboardView {
   process: { pid: number; uptimeSeconds: number; rssBytes: number; heapUsedBytes: number };
   charts: Chart[];
   generatedAt: string;
+  /** Links to the audit log page when the role may read it. */
+  canViewAuditLog?: boolean;
 }
 
 const STYLE = `
@@ -92,7 +94,7 @@ function statusCards(v: DashboardView): string {
 
 export function adminDashboardPage(v: DashboardView): string {
   const body = `<header class="top"><h1>${esc(v.instanceTitle)}: dashboard</h1><div>Signed in as <strong>${esc(v.handle)}</strong> ${signOutForm(v.csrf, "Sign out", "/admin/dashboard", "link")}</div></header>
-<p class="muted">Figures as of ${esc(v.generatedAt)}; charts cover the last ${v.charts[0]?.labels.length ?? 0} days (UTC).</p>
+<p class="muted">Figures as of ${esc(v.generatedAt)}; charts cover the last ${v.charts[0]?.labels.length ?? 0} days (UTC).${v.canViewAuditLog ? ' <a href="/admin/action_logs">Audit log</a>' : ""}</p>
 ${statusCards(v)}
 <div class="grid2">${v.charts.map(chartSection).join("")}</div>`;
   return layout({ title: `Dashboard - ${v.instanceTitle}`, body, nonce: v.nonce, style: STYLE });

@@ -76,6 +76,7 @@ export function registerAdminDashboardRoutes(app: App, r: Router): void {
       process: { pid: process.pid, uptimeSeconds: Math.round(process.uptime()), rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
       charts: charts(dashboardDays(app, actor, { first, last }), dailySamples(app, first, last)),
       generatedAt: new Date(now).toISOString().replace("T", " ").slice(0, 16) + " UTC",
+      canViewAuditLog: can(actor, "view_audit_log"),
     });
     return htmlPage(event, 200, html, nonce, csrf.setCookie ? [csrf.setCookie] : []);
   });

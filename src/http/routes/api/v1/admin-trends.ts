@@ -10,6 +10,7 @@ import { forbidden, notFound } from "../../../../errors.ts";
 import { parseId } from "../../../../lib/ids.ts";
 import { toApiStatuses } from "../../../../serializers/status.ts";
 import { toApiTags } from "../../../../serializers/tag.ts";
+import { toApiTrendAdminTags } from "../../../../serializers/admin-tag.ts";
 import { toApiPublisher, toApiTrendLinks } from "../../../../serializers/trend-link.ts";
 import { trendingLinks, trendingStatuses, trendingTags, trendPublishers } from "../../../../services/trends.ts";
 import { reviewLink, reviewPublisher, reviewStatus, reviewTag } from "../../../../admin/trend-reviews.ts";
@@ -44,9 +45,9 @@ export function registerAdminTrendsRoutes(app: App, r: Router): void {
     const page = trendsPage(p, 10);
     const found = trendingTags(app, { ...page, all: isStaff(app, viewer) });
     setOffsetLinks(app, event, page, found.length);
-    const tags = toApiTags(app, found.map((f) => f.item), viewer.account.id);
-    if (!isStaff(app, viewer)) return tags;
-    return tags.map((t, i) => ({ ...t, trendable: found[i].trendable === true, usable: true, listable: true, ...review(found[i].trendable) }));
+    const items = found.map((f) => f.item);
+    if (!isStaff(app, viewer)) return toApiTags(app, items, viewer.account.id);
+    return toApiTrendAdminTags(app, items, found.map((f) => f.trendable), viewer.account.id);
   });
 
   r.get("/api/v1/admin/trends/statuses", async (event) => {
@@ -81,8 +82,8 @@ export function registerAdminTrendsRoutes(app: App, r: Router): void {
   for (const [action, trendable] of [["approve", true], ["reject", false]] as const) {
     r.post(`/api/v1/admin/trends/tags/:id/${action}`, async (event) => {
       const { viewer, actor } = requireReviewer(app, event);
-      const [tag] = toApiTags(app, [reviewTag(app, actor, itemId(event), trendable)], viewer.account.id);
-      return { ...tag, trendable, usable: true, listable: true, requires_review: false };
+      const [tag] = toApiTrendAdminTags(app, [reviewTag(app, actor, itemId(event), trendable)], [trendable], viewer.account.id);
+      return tag;
     });
     r.post(`/api/v1/admin/trends/statuses/:id/${action}`, async (event) => {
       const { viewer, actor } = requireReviewer(app, event);
