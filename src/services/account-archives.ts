@@ -9,7 +9,7 @@ import { mkdir, rm, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import yazl from "yazl";
+import type yazl from "yazl";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
@@ -151,7 +151,8 @@ export async function buildArchive(app: App, payload: { archiveId?: string; noti
   const stamp = new Date(app.now()).toISOString().replace(/\D/g, "").slice(0, 14);
   const file = `archive-${stamp}-${randomToken(16).replace(/[^A-Za-z0-9]/g, "")}.zip`;
   const path = join(dir, file);
-  const zip = new yazl.ZipFile();
+  const { ZipFile } = (await import("yazl")).default; // loaded on first use (idle memory)
+  const zip = new ZipFile();
   const done = pipeline(zip.outputStream, createWriteStream(path));
   const prefix = mediaStore(app).url("");
 

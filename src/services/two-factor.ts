@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import * as OTPAuth from "otpauth";
-import QRCode from "qrcode";
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { sha256Hex, verifyPassword } from "../lib/crypto.ts";
@@ -64,6 +63,8 @@ export interface PendingSetup {
 
 async function describeSetup(app: App, username: string, secret: string): Promise<PendingSetup> {
   const uri = totpFor(app, `${username}@${app.config.domain}`, secret).toString();
+  // Loaded on first use (idle memory).
+  const { default: QRCode } = await import("qrcode");
   const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return { secret, uri, qrSvg };
 }

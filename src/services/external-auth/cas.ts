@@ -3,7 +3,7 @@
 // checks it at <casUrl>/p3/serviceValidate. Tickets are single-use here too, whatever the CAS
 // server does, and the service URL carries the flow state so a ticket only finishes the flow of
 // the browser that started it.
-import { XMLParser } from "fast-xml-parser";
+import type { XMLParser } from "fast-xml-parser";
 import type { App } from "../../app.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { consumeAuthProof } from "../../storage/identities.ts";
@@ -37,14 +37,22 @@ export function casLoginUrl(app: App, state: string): string {
   return `${base(app)}/login?service=${encodeURIComponent(casServiceUrl(app, state))}`;
 }
 
-const parser = new XMLParser({
+// The parser is loaded on first use (idle memory stays small where CAS is off).
+let parser: XMLParser | undefined;
+async function casParser(): Promise<XMLParser> {
+  if (parser) return parser;
+  const { XMLParser } = await import("fast-xml-parser");
+  return (parser = new XMLParser(PARSER_OPTIONS));
+}
+
+const PARSER_OPTIONS = {
   removeNSPrefix: true,
   ignoreAttributes: false,
   attributeNamePrefix: "@",
   parseTagValue: false,
   trimValues: true,
   processEntities: false,
-});
+};
 
 function text(v: unknown): string | null {
   if (Array.isArray(v)) return text(v[0]);
@@ -54,7 +62,8 @@ function text(v: unknown): string | null {
 }
 
 /** The identity in a serviceValidate answer, or why there is none. */
-export function parseCasResponse(app: App, xml: string): ExternalIdentity | string {
+export async function parseCasResponse(app: App, xml: string): Promise<ExternalIdentity | string> {
+  const parser = await casParser();
   let doc: Record<string, unknown>;
   try {
     doc = parser.parse(xml) as Record<string, unknown>;

@@ -2,7 +2,7 @@
 // HTTP-POST. Assertions must carry a valid signature of the configured IdP certificate; the
 // Response must answer a request this server made (InResponseTo, each usable once, kept by
 // node-saml's cache in this process), and an assertion id is accepted once.
-import { SAML, ValidateInResponseTo, type Profile } from "@node-saml/node-saml";
+import type { SAML, Profile } from "@node-saml/node-saml";
 import type { App } from "../../app.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { consumeAuthProof } from "../../storage/identities.ts";
@@ -25,10 +25,12 @@ export function samlCallbackUrl(app: App): string {
   return `${app.baseUrl}/auth/auth/saml/callback`;
 }
 
-function saml(app: App): SAML {
+// node-saml (with its XML signature stack) is loaded on first use: idle memory stays small.
+async function saml(app: App): Promise<SAML> {
   const key = "saml:instance";
   let s = app.cache.get(key) as SAML | undefined;
   if (!s) {
+    const { SAML, ValidateInResponseTo } = await import("@node-saml/node-saml");
     s = new SAML({
       entryPoint: app.config.samlEntryPoint,
       idpCert: app.config.samlIdpCert,
@@ -57,7 +59,7 @@ function pending(app: App): Map<string, { returnTo: string | null; expiresAt: nu
 /** The IdP URL with a new AuthnRequest; its id (the RelayState) remembers `returnTo`. */
 export async function samlAuthorizeUrl(app: App, relayState: string, returnTo: string | null): Promise<string> {
   pending(app).set(relayState, { returnTo, expiresAt: app.now() + FLOW_MS });
-  return saml(app).getAuthorizeUrlAsync(relayState, undefined, {});
+  return (await saml(app)).getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 function attr(profile: Profile, name: string): string | null {
@@ -73,7 +75,7 @@ export async function samlIdentity(app: App, samlResponse: string, relayState: s
   const returnTo = flow?.returnTo ?? null;
   let profile: Profile | null;
   try {
-    ({ profile } = await saml(app).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await (await saml(app)).validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch {
     return { who: SAML_ERRORS.invalid, returnTo };
   }
