@@ -1,8 +1,7 @@
-import { open } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { ffmpegTools } from "../media/ffmpeg.ts";
 import { ensureStagingDir, newStagedPath, removeStaged } from "../media/staging.ts";
-import { SNIFF_BYTES, sniffUploadType, type UploadType } from "../media/upload-types.ts";
+import { readFileHead, sniffUploadType, type UploadType } from "../media/upload-types.ts";
 import type { MediaAttachment, MediaMeta, MediaType } from "../storage/media-attachments.ts";
 import type { StagedImage } from "../workers/media-tasks.ts";
 import { FetchError, safeFetch } from "./net/safe-fetch.ts";
@@ -36,17 +35,6 @@ export function copiesAvFile(app: App, m: MediaAttachment, processor: AvProcesso
   return processor !== undefined && m.remoteUrl !== null && AV_TYPES.has(m.type) && ffmpegTools(app) !== undefined;
 }
 
-async function head(path: string): Promise<Uint8Array> {
-  const fh = await open(path, "r");
-  try {
-    const buf = new Uint8Array(SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
 /**
  * Fetches and processes the attachment's file; the staged result, or undefined (logged) when it
  * cannot be had: unreachable, refused, over the limit, not video or audio by its bytes, or
@@ -69,7 +57,7 @@ export async function fetchRemoteAvFile(app: App, m: MediaAttachment, processor:
       if (err instanceof FetchError) return undefined; // logged by safeFetch
       throw err;
     }
-    const type = status === 200 ? sniffUploadType(await head(input)) : undefined;
+    const type = status === 200 ? sniffUploadType(await readFileHead(input)) : undefined;
     if (type?.kind !== "video" && type?.kind !== "audio") {
       app.log.info("remote media file not cached", { url: m.remoteUrl, status, type: type?.contentType ?? null });
       return undefined;

@@ -3,6 +3,7 @@
 // step (services/media-processing.ts). Video and audio need ffmpeg (media/ffmpeg.ts): the
 // sniffed container only says which kind to try; ffprobe then decides what the file is (an
 // MP4 without a video stream is audio, a video without sound is gifv).
+import { open } from "node:fs/promises";
 
 export type UploadKind = "image" | "video" | "audio";
 
@@ -109,4 +110,16 @@ export function sniffUploadType(head: Uint8Array): UploadType | undefined {
   if (ascii(head, 0, 4) === "fLaC") return TYPES.flac;
   if (ascii(head, 0, 3) === "ID3") return TYPES.mp3;
   return mpegAudio(head);
+}
+
+/** The first SNIFF_BYTES of a file on disk: what sniffUploadType decides from. */
+export async function readFileHead(path: string): Promise<Uint8Array> {
+  const fh = await open(path, "r");
+  try {
+    const buf = new Uint8Array(SNIFF_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
 }

@@ -1,4 +1,4 @@
-import { open, rename } from "node:fs/promises";
+import { rename } from "node:fs/promises";
 import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { ApiError, notFound, unprocessable } from "../errors.ts";
@@ -7,7 +7,7 @@ import { megabytes } from "../lib/sizes.ts";
 import { ensureStagingDir, pendingUploadPath, removeStaged } from "../media/staging.ts";
 import { ffmpegTools } from "../media/ffmpeg.ts";
 import { mediaStore } from "../media/store.ts";
-import { SNIFF_BYTES, sniffUploadType } from "../media/upload-types.ts";
+import { readFileHead, sniffUploadType } from "../media/upload-types.ts";
 import type { Account } from "../storage/accounts.ts";
 import type { MediaAttachment, MediaMeta } from "../storage/media-attachments.ts";
 import { deleteMediaRow, findMediaById, insertUpload, updateUploadDetails } from "../storage/media-uploads.ts";
@@ -57,23 +57,12 @@ export function parseFocus(raw: string | undefined): { x: number; y: number } | 
   return { x: x ?? 0, y: y ?? 0 };
 }
 
-async function readHead(path: string): Promise<Uint8Array> {
-  const fh = await open(path, "r");
-  try {
-    const buf = new Uint8Array(SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
 async function thumbnailFor(app: App, mediaId: Id, staged: StagedFile): Promise<StoredThumbnail> {
   if (staged.size === 0) throw unprocessable("Validation failed: Thumbnail can't be blank");
   if (staged.size > app.config.maxImageBytes) {
     throw unprocessable(`Validation failed: Thumbnail file size must be less than ${megabytes(app.config.maxImageBytes)}`);
   }
-  const type = sniffUploadType(await readHead(staged.path));
+  const type = sniffUploadType(await readFileHead(staged.path));
   if (type?.kind !== "image") throw unprocessable("Validation failed: Thumbnail content type is invalid");
   const stored = await storeThumbnail(app, mediaId, staged.path);
   if ("error" in stored) throw unprocessable(stored.error);
@@ -105,7 +94,7 @@ export async function uploadMedia(
   const focus = parseFocus(input.focus);
   const staged = input.file;
   if (!staged || staged.size === 0) throw unprocessable("Validation failed: File can't be blank");
-  const type = sniffUploadType(await readHead(staged.path));
+  const type = sniffUploadType(await readFileHead(staged.path));
   // Video and audio need ffmpeg (media/ffmpeg.ts); without it the instance lists image types only.
   if (!type || (type.kind !== "image" && !ffmpegTools(app))) throw unprocessable("Validation failed: File content type is invalid");
   if (type.kind === "image" && staged.size > app.config.maxImageBytes) {
