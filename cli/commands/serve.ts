@@ -58,9 +58,9 @@ export function registerServeCommand(program: Command): void {
       }
       const server = running;
       const adminSocket = admin;
-      process.stderr.write(`listening on ${server.url}\n`);
-
-      await new Promise<void>((resolve) => {
+      // The handlers go in before the listening line: whoever reads that line may signal at once,
+      // and a SIGTERM that arrived before them would take the default action (death by signal).
+      const stopped = new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (reason: string) => {
           if (stopping) return;
@@ -96,6 +96,8 @@ export function registerServeCommand(program: Command): void {
           ? setInterval(() => process.ppid !== parent && stop("parent exited"), PARENT_CHECK_MS).unref()
           : undefined;
       });
+      process.stderr.write(`listening on ${server.url}\n`);
+      await stopped;
       setTimeout(() => {
         log.warn("open handles remain after shutdown; exiting anyway");
         process.exit(0);
