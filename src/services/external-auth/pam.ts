@@ -13,6 +13,7 @@
 //   sign-in, named as in PAM, with the e-mail address <name>@<pamEmailDomain>.
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import type { App } from "../../app.ts";
 import { findAccountByHandle, findAccountById } from "../../storage/accounts.ts";
 import { findIdentityOfUser } from "../../storage/identities.ts";
@@ -43,7 +44,8 @@ export function pamEnabled(app: App): boolean {
 /** Imports the binding package: its authenticate(), or why it cannot be used. */
 export async function loadPamBinding(name: string): Promise<{ authenticate: PamAuthenticate } | { reason: string }> {
   try {
-    const mod = (await import(name)) as { authenticate?: PamAuthenticate; default?: { authenticate?: PamAuthenticate } };
+    // A CommonJS package whose main is the .node addon itself: ESM import() refuses .node files.
+    const mod = createRequire(import.meta.url)(name) as { authenticate?: PamAuthenticate; default?: { authenticate?: PamAuthenticate } };
     const authenticate = mod.authenticate ?? mod.default?.authenticate;
     if (typeof authenticate !== "function") return { reason: `the PAM binding (${name}) has no authenticate()` };
     return { authenticate };
