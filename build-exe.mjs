@@ -25,9 +25,10 @@ const EXTERNALS = { "better-sqlite3": "better-sqlite3", sharp: "sharp + libvips"
  * Packages loaded by name at run time (require of a config value, so not in the bundle's
  * imports), carried when installed: the optional PAM binding (services/external-auth/pam.ts).
  */
-const OPTIONAL_RUNTIME = { "authenticate-pam": "authenticate-pam (PAM)" };
+const OPTIONAL_RUNTIME = { "node-linux-pam": "node-linux-pam (PAM)" };
 /** Install-time dependencies that nothing loads at run time. */
-const SKIP_PACKAGES = new Set(["prebuild-install"]);
+// node-linux-pam builds with node-pre-gyp and node-addon-api and ships a CLI (yargs); it runs with `bindings` alone.
+const SKIP_PACKAGES = new Set(["prebuild-install", "@mapbox/node-pre-gyp", "node-addon-api", "yargs", "string-template"]);
 /** Build leftovers and sources inside packages: never loaded. */
 const SKIP_DIRS = new Set(["src", "deps", "test", "tests", "docs", "doc", "example", "examples", "benchmark", "obj", "obj.target", ".deps", "include", "node_modules", ".github"]);
 const KEEP_FILE = /(\.(c|m)?js|\.json|\.node|\.so(\.\d+)*)$|^(LICEN[CS]E|NOTICE|COPYING)/i;

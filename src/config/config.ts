@@ -333,7 +333,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   pamEnabled: { kind: "bool", def: false },
   pamService: { kind: "string", def: "roost" },
   pamEmailDomain: { kind: "string", def: "" },
-  pamBinding: { kind: "string", def: "authenticate-pam" },
+  pamBinding: { kind: "string", def: "node-linux-pam" },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();

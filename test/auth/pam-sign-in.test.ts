@@ -1,6 +1,6 @@
 // PAM sign-in through the real PAM stack: a PAM service file written for the test (pam_unix) and
 // Unix users made with useradd and chpasswd, removed afterwards. That needs root and the
-// optional binding (authenticate-pam, built against libpam0g-dev); elsewhere those tests are
+// optional binding (node-linux-pam, built against libpam0g-dev); elsewhere those tests are
 // skipped with the reason printed, except where ROOST_REQUIRE_PAM=1 (.ci/run sets it after
 // installing libpam0g-dev), so CI cannot pass them by skipping. The tests of PAM being
 // unavailable and of the registration rule need neither.
@@ -22,13 +22,14 @@ const PAM_FILE = `/etc/pam.d/${SERVICE}`;
 // Unix names that are also valid roost usernames, unique to this run.
 const PAM_USER = `rpam${process.pid}`;
 const CLASH_USER = `rpamclash${process.pid}`;
+const EXPIRED_USER = `rpamexp${process.pid}`;
 const PAM_PASSWORD = "unix pass 1234";
 
 async function whyNoRealPam(): Promise<string | null> {
   if (process.platform !== "linux") return "not Linux";
   if (process.getuid?.() !== 0) return "not root (a test PAM service file and Unix users are needed)";
-  for (const tool of ["/usr/sbin/useradd", "/usr/sbin/chpasswd", "/usr/sbin/userdel"]) if (!existsSync(tool)) return `${tool} is missing`;
-  const binding = await loadPamBinding("authenticate-pam");
+  for (const tool of ["/usr/sbin/useradd", "/usr/sbin/chpasswd", "/usr/sbin/usermod", "/usr/sbin/userdel"]) if (!existsSync(tool)) return `${tool} is missing`;
+  const binding = await loadPamBinding("node-linux-pam");
   if ("reason" in binding) return binding.reason;
   return null;
 }
@@ -59,6 +60,8 @@ before(async () => {
   writeFileSync(PAM_FILE, "auth required pam_unix.so nodelay\naccount required pam_unix.so\n");
   addUnixUser(PAM_USER, PAM_PASSWORD);
   addUnixUser(CLASH_USER, PAM_PASSWORD);
+  addUnixUser(EXPIRED_USER, PAM_PASSWORD);
+  execFileSync("/usr/sbin/usermod", ["-e", "1970-01-02", EXPIRED_USER]);
   s = await startTestServer({ config: { pamEnabled: true, pamService: SERVICE, registrations: "closed" } });
 });
 after(async () => {
@@ -67,6 +70,7 @@ after(async () => {
   rmSync(PAM_FILE, { force: true });
   removeUnixUser(PAM_USER);
   removeUnixUser(CLASH_USER);
+  removeUnixUser(EXPIRED_USER);
 });
 
 const host = () => new URL(`http://${s.app.config.domain}`).hostname;
@@ -112,6 +116,12 @@ test("PAM and local users side by side: local passwords work, a local account is
   assert.equal((await new Browser(s.url).signIn(CLASH_USER, PAM_PASSWORD)).status, 422);
   assert.equal((await new Browser(s.url).signIn(CLASH_USER, PASSWORD)).status, 302);
   assert.equal(findIdentity(s.app.db, "pam", CLASH_USER), undefined);
+});
+
+test("PAM's account rules apply: an expired Unix account is refused though its password is right", { skip: skipReason ?? false }, async () => {
+  const r = await new Browser(s.url).signIn(EXPIRED_USER, PAM_PASSWORD);
+  assert.equal(r.status, 422);
+  assert.equal((await s.req(null, "GET", `/api/v1/accounts/lookup?acct=${EXPIRED_USER}`)).status, 404);
 });
 
 test("PAM: wrong passwords are throttled like local ones", { skip: skipReason ?? false }, async (t) => {

@@ -1,6 +1,6 @@
 // PAM sign-in (Mastodon's PAM_ENABLED, devise_pam_authenticatable2): the sign-in form's name and
 // password are checked by the system's PAM stack for `pamService`. The binding
-// (authenticate-pam, a native addon) is an optional dependency: where it did not build, or
+// (node-linux-pam, a native addon) is an optional dependency: where it did not build, or
 // libpam is missing, PAM is reported unavailable once in the log and by `roost status`, and
 // everything else works as if PAM were off.
 //
@@ -22,13 +22,13 @@ import { USERNAME_RE } from "../../lib/validation.ts";
 import { SIGN_IN_ERRORS, type SignInResult, continueSignIn } from "../web-sessions.ts";
 import { userForExternal } from "./identities.ts";
 
-type PamAuthenticate = (user: string, password: string, done: (err?: string) => void, opts: { serviceName: string; remoteHost?: string }) => void;
+/** node-linux-pam's callback API: pam_authenticate, then pam_acct_mgmt (expired or barred accounts fail). */
+type PamAuthenticate = (opts: { username: string; password: string; serviceName: string; remoteHost?: string }, done: (err: Error | null, code: number) => void) => void;
 
 export type PamState = { available: true; reason: null } | { available: false; reason: string };
 
-// The addon copies names and passwords into 128-byte buffers and silently cuts longer ones, so a
-// longer password would be checked by its first 127 bytes: refused here instead.
-const MAX_FIELD_BYTES = 127;
+// Longer than any Unix name or password; also keeps huge form values away from PAM modules.
+const MAX_FIELD_BYTES = 1000;
 const CACHE_KEY = "pam:binding";
 const GETENT_TIMEOUT_MS = 5000;
 
@@ -45,9 +45,9 @@ export function pamEnabled(app: App): boolean {
 export async function loadPamBinding(name: string): Promise<{ authenticate: PamAuthenticate } | { reason: string }> {
   try {
     // A CommonJS package whose main is the .node addon itself: ESM import() refuses .node files.
-    const mod = createRequire(import.meta.url)(name) as { authenticate?: PamAuthenticate; default?: { authenticate?: PamAuthenticate } };
-    const authenticate = mod.authenticate ?? mod.default?.authenticate;
-    if (typeof authenticate !== "function") return { reason: `the PAM binding (${name}) has no authenticate()` };
+    const mod = createRequire(import.meta.url)(name) as { pamAuthenticate?: PamAuthenticate };
+    const authenticate = mod.pamAuthenticate;
+    if (typeof authenticate !== "function") return { reason: `the PAM binding (${name}) has no pamAuthenticate()` };
     return { authenticate };
   } catch (e) {
     return { reason: `the PAM binding (${name}, an optional dependency) could not be loaded: ${(e as Error).message.split("\n")[0]}` };
@@ -92,7 +92,8 @@ export async function pamAuthenticate(app: App, name: string, password: string, 
   if (!authenticate) return false;
   return new Promise((resolve) => {
     try {
-      authenticate(name, password, (err) => resolve(!err), { serviceName: app.config.pamService, ...(ip ? { remoteHost: ip } : {}) });
+      const opts = { username: name, password, serviceName: app.config.pamService, ...(ip ? { remoteHost: ip } : {}) };
+      authenticate(opts, (err, code) => resolve(!err && code === 0));
     } catch {
       resolve(false);
     }
