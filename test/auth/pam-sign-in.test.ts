@@ -16,6 +16,9 @@ import { resetRegistrationRate } from "../../src/services/registration.ts";
 import { collectStatus } from "../../src/ops/status.ts";
 import { findIdentity } from "../../src/storage/identities.ts";
 import { SIGN_IN_ERRORS } from "../../src/services/web-sessions.ts";
+import { beginTwoFactorSetup, confirmTwoFactorSetup } from "../../src/services/two-factor.ts";
+import { findUserById } from "../../src/storage/users.ts";
+import * as OTPAuth from "otpauth";
 
 const SERVICE = `roost-test-${process.pid}`;
 const PAM_FILE = `/etc/pam.d/${SERVICE}`;
@@ -105,6 +108,17 @@ test("PAM: the right password signs in and makes the account once; a wrong one i
   assert.equal(findIdentity(s.app.db, "pam", PAM_USER)?.userId, identity.userId);
   // Another address at another domain is not a PAM login.
   assert.equal((await new Browser(s.url).signIn(`${PAM_USER}@elsewhere.example`, PAM_PASSWORD)).status, 422);
+
+  // With two-factor on, the PAM password is the first step only, as a local one.
+  const user = findUserById(s.app.db, identity.userId)!;
+  const setup = (await beginTwoFactorSetup(s.app, user, PAM_USER))!;
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(setup.secret) });
+  assert.equal(confirmTwoFactorSetup(s.app, user, totp.generate({ timestamp: s.app.now() }))?.length, 10);
+  const b4 = new Browser(s.url);
+  const step = await b4.signIn(PAM_USER, PAM_PASSWORD);
+  assert.equal(step.status, 302);
+  assert.equal(step.location, "/auth/sign_in/two_factor");
+  assert.equal(b4.cookies.has("roost_session"), false, "no session before the code");
 });
 
 test("PAM and local users side by side: local passwords work, a local account is never taken over by PAM", { skip: skipReason ?? false }, async () => {
