@@ -4,7 +4,8 @@
 // libpam is missing, PAM is reported unavailable once in the log and by `roost status`, and
 // everything else works as if PAM were off.
 //
-// How local and PAM users coexist (Mastodon's rules, see services/web-sessions.ts signIn):
+// How local and PAM users coexist (Mastodon's rules; the sign-in route tries the local password
+// first, then signInWithPam):
 // - a user with a password of their own (a "traditional" account) signs in with it; PAM is never
 //   asked about them (Mastodon's pam_conflict blocks PAM tries on such accounts), unless the
 //   operator allows taking accounts over by username (externalAuthReattach "username");
