@@ -13,6 +13,7 @@ import { tx } from "../../src/db/db.ts";
 import { createStatus } from "../../src/services/statuses.ts";
 import { CLI_APP, ensureBuiltinApp } from "../../src/services/tokens.ts";
 import { createUser } from "../../src/services/users.ts";
+import { queryAdminSocket } from "../../src/ops/admin-socket.ts";
 import { Browser, formWithButton } from "../../test/api/oauth-helpers.ts";
 import { rssMb, sampleRss } from "../lib/rss.ts";
 import type { Check, Metric, RunSummary, Scenario } from "../scenario.ts";
@@ -95,7 +96,7 @@ export const archive: Scenario<Seed> = {
     return { posts: POSTS, mediaMb: MEDIA_MB };
   },
   targets: () => [],
-  async measure({ url, pid, seed }) {
+  async measure({ url, pid, dataDir, seed }) {
     const b = new Browser(url);
     const signIn = await b.signIn(USERNAME, PASSWORD);
     if (signIn.status !== 302) throw new Error(`sign-in failed: ${signIn.status}`);
@@ -111,6 +112,17 @@ export const archive: Scenario<Seed> = {
       if (p && p.anon > anonPeak) [anonPeak, fileAtAnonPeak] = [p.anon, p.file];
     }, 50);
     const rss = sampleRss(pid, 50);
+    // The JS heap as the server itself reports it (admin socket): heap or native memory?
+    const heapBefore = (await queryAdminSocket(dataDir))?.heapUsedBytes ?? null;
+    let heapPeak = heapBefore ?? 0;
+    let sampling = true;
+    const heapLoop = (async () => {
+      while (sampling) {
+        const h = (await queryAdminSocket(dataDir))?.heapUsedBytes;
+        if (h !== undefined && h > heapPeak) heapPeak = h;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
     const started = performance.now();
     const res = await b.fetch("/settings/archive", { form });
     if (res.status !== 302) throw new Error(`archive request failed: ${res.status} ${res.text.slice(0, 500)}`);
@@ -123,6 +135,8 @@ export const archive: Scenario<Seed> = {
     const seconds = (performance.now() - started) / 1000;
     const peak = rss.stop();
     clearInterval(partsTimer);
+    sampling = false;
+    await heapLoop;
     const load = loadavg()[0];
     const download = await fetch(url + link, { headers: { cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
     const zipBytes = Number(download.headers.get("content-length"));
@@ -132,6 +146,7 @@ export const archive: Scenario<Seed> = {
       { name: "server RSS before the request", value: before === null ? null : Math.round(before * 10) / 10, unit: "MB" },
       { name: "server RSS growth while archiving", value: before === null || peak === null ? null : Math.round((peak - before) * 10) / 10, unit: "MB" },
       { name: "of which anonymous memory (heap, buffers), at its peak", value: partsBefore ? Math.round((anonPeak - partsBefore.anon) * 10) / 10 : null, unit: "MB" },
+      { name: "JS heap used: peak growth (admin socket, every 100 ms)", value: heapBefore === null ? null : Math.round(((heapPeak - heapBefore) / 1048576) * 10) / 10, unit: "MB" },
       { name: "file-backed RSS change at that moment", value: partsBefore ? Math.round((fileAtAnonPeak - partsBefore.file) * 10) / 10 : null, unit: "MB" },
       { name: "archive size", value: Math.round((zipBytes / 1048576) * 10) / 10, unit: "MB" },
       { name: "posts seeded", value: seed.posts, unit: "posts" },
