@@ -201,6 +201,13 @@ export interface Config {
   samlIdpCert: string;
   /** This server's entity id; empty: <base URL>/auth/auth/saml/metadata. */
   samlIssuer: string;
+  /**
+   * This server's own certificate and private key (PEM; Mastodon's SAML_CERT, SAML_PRIVATE_KEY):
+   * with both set, AuthnRequests are signed, encrypted assertions can be decrypted, and the SP
+   * metadata lists the certificate. Either alone is ignored.
+   */
+  samlCert: string;
+  samlPrivateKey: string;
   samlDisplayName: string;
   /** Attribute holding the user id; empty: the NameID (Mastodon's SAML_UID_ATTRIBUTE). */
   samlUidAttribute: string;
@@ -324,6 +331,8 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   samlEntryPoint: { kind: "string", def: "" },
   samlIdpCert: { kind: "string", def: "" },
   samlIssuer: { kind: "string", def: "" },
+  samlCert: { kind: "string", def: "" },
+  samlPrivateKey: { kind: "string", def: "" },
   samlDisplayName: { kind: "string", def: "SAML" },
   samlUidAttribute: { kind: "string", def: "" },
   // Mastodon's defaults: eduPerson/LDAP OIDs for mail and displayName.
