@@ -9,7 +9,7 @@ import { ApiError } from "../../../errors.ts";
 import { megabytes } from "../../../lib/sizes.ts";
 import { currentSession, type BrowserSession } from "../../../services/web-sessions.ts";
 import { recentPostImports, startPostImport } from "../../../services/post-import.ts";
-import { browserCsrf, csrfValid, sessionCookieValue } from "../../cookies.ts";
+import { browserCsrf, CSRF_COOKIE, csrfValid, readCookies, sessionCookieValue } from "../../cookies.ts";
 import { htmlPage, newNonce, redirectTo } from "../../html/layout.ts";
 import { postImportPage } from "../../html/settings/post-import.ts";
 import { readUploadBody } from "../../upload-body.ts";
@@ -53,7 +53,9 @@ export function registerPostImportRoutes(app: App, r: Router): void {
   });
 
   r.post(PAGE, async (event) => {
-    // Signed in before a byte of the body is stored: nobody else may fill the disk.
+    // Nothing of the body is stored for a request that cannot be valid: without the CSRF
+    // cookie no token can match, and only a signed-in browser may fill the disk.
+    if (!readCookies(event)[CSRF_COOKIE]) return invalidCsrfPage(event);
     const browser = signedIn(event);
     if (!browser) return redirectTo(event, signInLocation(PAGE));
     const limit = app.config.maxArchiveImportBytes;
