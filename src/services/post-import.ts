@@ -45,6 +45,7 @@ export type { PostImport };
 export const POST_IMPORT_JOB = "post_import.process";
 /** Posts per job run (each may carry media processed in the pool). */
 const BATCH = 25;
+const LIST_SLICE = 500;
 
 export const postImportsDir = (app: App) => join(app.config.dataDir, "imports");
 
@@ -127,9 +128,18 @@ export async function processPostImport(app: App, payload: { importId?: string }
 async function listArchive(app: App, imp: PostImport, zip: ZipArchive): Promise<void> {
   const actor = (await readJsonEntry(zip, "actor.json")) as { followers?: unknown } | undefined;
   const followers = actor && typeof actor === "object" && typeof actor.followers === "string" ? actor.followers : null;
-  const listing = listOutbox(await readOutboxItems(zip), followers);
-  const items = listing.notes.map((n) => ({ id: app.ids.next(), published: n.published, sourceUri: n.uri, data: JSON.stringify(n) }));
-  tx(app.db, () => startPostImportItems(app.db, imp.id, items, { boosts: listing.boosts, other: listing.other }));
+  const all = await readOutboxItems(zip);
+  const items: { id: Id; published: number; sourceUri: string; data: string }[] = [];
+  const skipped = { boosts: 0, other: 0 };
+  // A slice at a time, letting requests in between: an outbox holds thousands of posts.
+  for (let i = 0; i < all.length; i += LIST_SLICE) {
+    const listing = listOutbox(all.slice(i, i + LIST_SLICE), followers);
+    for (const n of listing.notes) items.push({ id: app.ids.next(), published: n.published, sourceUri: n.uri, data: JSON.stringify(n) });
+    skipped.boosts += listing.boosts;
+    skipped.other += listing.other;
+    await new Promise((r) => setImmediate(r));
+  }
+  tx(app.db, () => startPostImportItems(app.db, imp.id, items, skipped));
 }
 
 /** A fresh id at the post's time (a taken one is drawn again: the low bits are random). */

@@ -5,8 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import yazl from "yazl";
-import yauzl from "yauzl";
+import { zipOf } from "../helpers/zip.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { Browser, formWithButton, PASSWORD } from "../api/oauth-helpers.ts";
 import { png } from "../api/accounts-helpers.ts";
@@ -18,41 +17,6 @@ const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 const OLD = "https://old.example";
 const ME = `${OLD}/users/alice`;
 const FOLLOWERS = `${ME}/followers`;
-
-function zipOf(files: Record<string, Buffer | string>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, data] of Object.entries(files)) zip.addBuffer(Buffer.isBuffer(data) ? data : Buffer.from(data), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    zip.outputStream.on("data", (c: Buffer) => chunks.push(c));
-    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on("error", reject);
-  });
-}
-
-function readZip(buf: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on("entry", (e: yauzl.Entry) => {
-        zip.openReadStream(e, (err2, rs) => {
-          if (err2 || !rs) return reject(err2);
-          const chunks: Buffer[] = [];
-          rs.on("data", (c: Buffer) => chunks.push(c));
-          rs.on("end", () => {
-            out.set(e.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on("end", () => resolve(out));
-      zip.on("error", reject);
-      zip.readEntry();
-    });
-  });
-}
 
 function create(n: number, o: { published: string; to: string[]; cc: string[]; content: string; extra?: Record<string, unknown> }) {
   const id = `${ME}/statuses/${n}`;
@@ -282,7 +246,6 @@ test("an archive we export imports back into another account", async (t) => {
   const href = /href="(\/settings\/archives\/\d+\/download)"/.exec((await a.fetch("/settings/archive")).text)![1];
   const cookie = [...a.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   const zip = Buffer.from(await (await fetch(s.url + href, { headers: { cookie } })).arrayBuffer());
-  assert.ok((await readZip(zip)).has("outbox.json"));
 
   // Into alice's own account: every post is already hers.
   assert.equal((await upload(s, a, zip)).status, 302);
