@@ -12,7 +12,7 @@ import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { App } from "../app.ts";
-import { tx } from "../db/db.ts";
+import { savepoint, tx } from "../db/db.ts";
 import { ApiError } from "../errors.ts";
 import { idAt, type Id } from "../lib/ids.ts";
 import { canonicalizeMentions, formatStatusText } from "../lib/status-text.ts";
@@ -109,7 +109,7 @@ export async function processPostImport(app: App, payload: { importId?: string }
     if (imp.state === "queued") {
       await listArchive(app, imp, zip);
     } else {
-      for (const item of pendingPostImportItems(app.db, imp.id, BATCH)) await importItem(app, account, imp, item, zip);
+      await importBatch(app, account, imp, pendingPostImportItems(app.db, imp.id, BATCH), zip);
     }
   } catch (e) {
     if (e instanceof ArchiveRefused) return fail(e.message);
@@ -198,22 +198,34 @@ function parentOf(app: App, account: Account, uri: string): Status | undefined {
   return parent && parent.accountId === account.id ? parent : undefined;
 }
 
-async function importItem(app: App, account: Account, imp: PostImport, item: PostImportItem, zip: ZipArchive): Promise<void> {
+/** Skips an item: nothing was made of it. */
+const skipItem = (app: App, imp: PostImport, item: PostImportItem, why: string) => finishPostImportItem(app.db, imp.id, item.id, null, why);
+
+/** Already imported, or this account's own post (our own archive imported back). */
+function duplicateOf(app: App, account: Account, uri: string): string | undefined {
+  const done = findImportedStatusId(app.db, account.id, uri);
+  if (done && findStatusById(app.db, done)) return "Already imported";
+  if (findStatusByUri(app.db, uri)?.accountId === account.id) return "Already a post of this account";
+  return undefined;
+}
+
+/**
+ * The work of one item outside the transaction (checks, media, text), then its write, which
+ * runs with the batch's others in one transaction (one commit per batch, not per post). The
+ * write looks for duplicates and the parent again: an earlier post of the batch may be either.
+ */
+async function prepareItem(app: App, account: Account, imp: PostImport, item: PostImportItem, zip: ZipArchive): Promise<(() => void) | undefined> {
   const note = item.data as unknown as ImportedNote;
-  const skip = (why: string) => finishPostImportItem(app.db, imp.id, item.id, null, why);
-  const done = findImportedStatusId(app.db, account.id, note.uri);
-  if (done && findStatusById(app.db, done)) return skip("Already imported");
-  if (findStatusByUri(app.db, note.uri)?.accountId === account.id) return skip("Already a post of this account");
+  const skip = (why: string): undefined => {
+    skipItem(app, imp, item, why);
+  };
+  const dup = duplicateOf(app, account, note.uri);
+  if (dup) return skip(dup);
   if (note.text.length > MAX_IMPORTED_TEXT) return skip(`Longer than ${MAX_IMPORTED_TEXT} characters`);
   const refused = unusableTagNames(app.db, uniqueHashtags(note.text).map((t) => t.name));
   if (refused.length) return skip(`Uses a hashtag this server does not allow: ${refused.join(", ")}`);
 
   const notes: string[] = [];
-  let parent: Status | undefined;
-  if (note.inReplyTo) {
-    parent = parentOf(app, account, note.inReplyTo);
-    if (!parent) notes.push("a reply to a post outside the archive: imported as a plain post");
-  }
   if (note.poll) notes.push("a poll: its options are not imported");
   let text = note.text;
   let spoilerText = note.summary;
@@ -227,7 +239,11 @@ async function importItem(app: App, account: Account, imp: PostImport, item: Pos
   text = mentioned.text;
   const mentions = deliverableMentions(app, account.id, mentioned.accounts);
   const content = formatStatusText(text, { baseUrl: app.baseUrl, localDomain: app.config.domain, mentions });
-  tx(app.db, () => {
+  return () => {
+    const again = duplicateOf(app, account, note.uri);
+    if (again) return skip(again);
+    const parent = note.inReplyTo ? parentOf(app, account, note.inReplyTo) : undefined;
+    if (note.inReplyTo && !parent) notes.unshift("a reply to a post outside the archive: imported as a plain post");
     const status = persistStatus(app, {
       id: idFor(app, note.published),
       createdAt: Math.min(note.published, app.now()),
@@ -248,5 +264,24 @@ async function importItem(app: App, account: Account, imp: PostImport, item: Pos
     });
     insertImportedStatus(app.db, account.id, note.uri, status.id);
     finishPostImportItem(app.db, imp.id, item.id, status.id, notes.length ? notes.join("; ") : null);
+  };
+}
+
+/** One batch: prepared one by one, written in one transaction, each write in its own savepoint. */
+async function importBatch(app: App, account: Account, imp: PostImport, items: PostImportItem[], zip: ZipArchive): Promise<void> {
+  const writes: { item: PostImportItem; write: () => void }[] = [];
+  for (const item of items) {
+    const write = await prepareItem(app, account, imp, item, zip);
+    if (write) writes.push({ item, write });
+  }
+  tx(app.db, () => {
+    for (const { item, write } of writes) {
+      try {
+        savepoint(app.db, write);
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        skipItem(app, imp, item, e.error);
+      }
+    }
   });
 }
