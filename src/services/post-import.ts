@@ -261,6 +261,8 @@ async function prepareItem(app: App, account: Account, imp: PostImport, item: Po
       media,
       // Not sent to followers unless asked: no fan-out, streaming or federation.
       backfill: !imp.deliver,
+      // An archive of thousands of posts must not become thousands of requests to the sites it links.
+      crawlCard: false,
     });
     insertImportedStatus(app.db, account.id, note.uri, status.id);
     finishPostImportItem(app.db, imp.id, item.id, status.id, notes.length ? notes.join("; ") : null);

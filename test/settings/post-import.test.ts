@@ -50,7 +50,7 @@ function create(n: number, o: { published: string; to: string[]; cc: string[]; c
 const IMAGE = "media_attachments/files/110/000/001/original/8d2b3c.png";
 
 /** A Mastodon archive of alice@old.example, as Mastodon's BackupService lays it out. */
-async function mastodonArchive(bobUri: string, bobAcct: string): Promise<Buffer> {
+async function mastodonArchive(bobUri: string, bobAcct: string, link = "https://news.example/article"): Promise<Buffer> {
   const items = [
     // A reply chain listed before its parent: the import goes by `published`.
     create(6, { published: "2020-05-02T08:00:00Z", to: [PUBLIC], cc: [FOLLOWERS], content: "<p>and the end</p>", extra: { inReplyTo: `${ME}/statuses/5` } }),
@@ -80,7 +80,7 @@ async function mastodonArchive(bobUri: string, bobAcct: string): Promise<Buffer>
       extra: { tag: [{ type: "Mention", href: bobUri, name: `@${bobAcct}` }] },
     }),
     create(5, { published: "2020-05-01T08:00:00Z", to: [PUBLIC], cc: [FOLLOWERS], content: "<p>a reply to myself</p>", extra: { inReplyTo: `${ME}/statuses/1` } }),
-    create(7, { published: "2020-06-01T08:00:00Z", to: [PUBLIC], cc: [FOLLOWERS], content: "<p>replying to someone</p>", extra: { inReplyTo: "https://elsewhere.example/notes/1" } }),
+    create(7, { published: "2020-06-01T08:00:00Z", to: [PUBLIC], cc: [FOLLOWERS], content: `<p>replying to someone <a href="${link}">${link}</a></p>`, extra: { inReplyTo: "https://elsewhere.example/notes/1" } }),
     { id: `${ME}/statuses/8/activity`, type: "Announce", actor: ME, published: "2020-07-01T08:00:00Z", to: [PUBLIC], cc: [FOLLOWERS], object: "https://elsewhere.example/notes/2" },
   ];
   const outbox = { "@context": "https://www.w3.org/ns/activitystreams", id: "outbox.json", type: "OrderedCollection", totalItems: items.length, orderedItems: items };
@@ -122,6 +122,10 @@ test("a Mastodon archive becomes the account's posts: dates, ids, visibility, CW
   remoteFollows(s, await remoteAccount(s, remote.actor("dave")), alice);
   await s.drainJobs();
   clearReceived(remote);
+  // Which jobs the import starts (passed through to the real queue).
+  const enqueued: string[] = [];
+  const enqueue = s.app.jobs.enqueue.bind(s.app.jobs);
+  s.app.jobs.enqueue = ((name: string, ...rest: any[]) => (enqueued.push(name), (enqueue as any)(name, ...rest))) as typeof s.app.jobs.enqueue;
 
   const b = new Browser(s.url);
   await b.signIn("alice");
@@ -187,6 +191,9 @@ test("a Mastodon archive becomes the account's posts: dates, ids, visibility, CW
   assert.deepEqual(await s.api(carol, "GET", "/api/v1/timelines/home"), []);
   assert.deepEqual(await s.api(bob, "GET", "/api/v1/notifications"), []);
   assert.deepEqual(remote.received.map((d) => d.body?.type), []);
+  // Nor are the archive's links crawled for preview cards (thousands of posts, thousands of sites).
+  assert.match(r7.content, /<a href="https:\/\/news\.example\/article"/);
+  assert.deepEqual(enqueued.filter((n) => n === "card.fetch"), []);
 
   // The same archive again adds nothing.
   assert.equal((await upload(s, b, zip)).status, 302);
