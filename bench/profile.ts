@@ -19,9 +19,10 @@ import { freePort, startServerProcess } from "./lib/server-process.ts";
 import { summarizeProfile } from "./lib/cpu-profile.ts";
 import type { Scenario } from "./scenario.ts";
 import { foundation } from "./scenarios/foundation.ts";
+import { search } from "./scenarios/search.ts";
 import { social } from "./scenarios/social.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, search };
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bundleDir = join(root, "node_modules", ".cache", "roost-bench");
 
