@@ -71,7 +71,7 @@ const profDir = join(dataDir, "cpu-profiles");
 const nodeArgs = values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
 const env: NodeJS.ProcessEnv = {};
 for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("ROOST_")) env[k] = v;
-Object.assign(env, { ROOST_BENCH_ROUTES: "1", ROOST_LOG_LEVEL: "warn" });
+Object.assign(env, { ROOST_BENCH_ROUTES: "1", ROOST_LOG_LEVEL: "warn", ROOST_BACKUP_SCHEDULE: "off" });
 const server = await startServerProcess({
   args: [...nodeArgs, join(bundleDir, "roost.mjs"), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port)],
   env,
