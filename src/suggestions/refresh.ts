@@ -44,8 +44,9 @@ async function countFollowers(app: App, since: number): Promise<Map<Id, number>>
   let after: Id = "0";
   while (i < followers.length) {
     readTx(app.db, () => {
+      // At most PAGE rows, and at most PAGE / 10 statements (users who follow nobody).
       let budget = PAGE;
-      while (budget > 0 && i < followers.length) {
+      for (let reads = 0; budget > 0 && reads < PAGE / 10 && i < followers.length; reads++) {
         const page = followedPage(app.db, followers[i], after, budget);
         for (const f of page) counts.set(f.targetId, (counts.get(f.targetId) ?? 0) + 1);
         budget -= page.length;
@@ -90,7 +91,7 @@ export async function rankFollowRecommendations(app: App, now: number): Promise<
   };
   const candidates = new Set<Id>();
   for (const reason of REASONS) for (const [id, n] of counts[reason]) if (n >= MINIMUM) candidates.add(id);
-  const ids = [...candidates].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+  const ids = [...candidates];
   const out: FollowRecommendation[] = [];
   for (let i = 0; i < ids.length; i += PAGE) {
     const chunk = ids.slice(i, i + PAGE);
