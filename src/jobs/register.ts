@@ -67,7 +67,9 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(REBUILD_JOB, handleSearchRebuild, { queue: "search" });
   app.jobs.register(AUTHOR_JOB, handleSearchAuthor, { queue: "search" });
   app.jobs.every(REFRESH_TASK, REFRESH_EVERY_MS, (a) => void refreshTrends(a));
-  app.jobs.every(SUGGESTIONS_REFRESH_TASK, SUGGESTIONS_REFRESH_EVERY_MS, (a) => void refreshSuggestions(a));
+  app.jobs.every(SUGGESTIONS_REFRESH_TASK, SUGGESTIONS_REFRESH_EVERY_MS, async (a) => {
+    await refreshSuggestions(a);
+  });
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
   // Its own queue: a thread walk waits on other servers (bounded by threadBackfillTimeout).
