@@ -131,3 +131,24 @@ test("roost user archive USERNAME writes the archive at once and prints its path
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /unknown user: nobody/);
 });
+
+test("outbox.json runs over several pages with non-ASCII text and reads back whole", async (t) => {
+  const { requestArchive, archivesOf, requireArchiveFile } = await import("../../src/services/account-archives.ts");
+  const { readFileSync } = await import("node:fs");
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  // More posts than one outbox page (20), in text whose UTF-8 is longer than its UTF-16.
+  const texts = Array.from({ length: 45 }, (_, i) => `post ${i}: café ✨ 日本語`);
+  for (const status of texts) await s.api(alice, "POST", "/api/v1/statuses", { status });
+  const asked = requestArchive(s.app, alice.account);
+  await s.drainJobs();
+  const written = archivesOf(s.app, alice.account).find((a) => a.id === asked.id)!;
+  const files = await readZip(readFileSync(requireArchiveFile(s.app, alice.account, written.id).path));
+  const outbox = JSON.parse(files.get("outbox.json")!.toString());
+  assert.equal(outbox.totalItems, 45);
+  assert.deepEqual(
+    outbox.orderedItems.map((i: any) => i.object.content),
+    texts.map((x) => `<p>${x}</p>`),
+  );
+});
