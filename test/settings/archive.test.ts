@@ -152,3 +152,32 @@ test("outbox.json runs over several pages with non-ASCII text and reads back who
     texts.map((x) => `<p>${x}</p>`),
   );
 });
+
+test("with media in S3, the archive holds each stored file (fetched as yazl reaches its entry)", async (t) => {
+  const { requestArchive, requireArchiveFile } = await import("../../src/services/account-archives.ts");
+  const { startTestS3 } = await import("../helpers/s3-server.ts");
+  const { readFileSync } = await import("node:fs");
+  const s3 = await startTestS3();
+  t.after(() => s3.close());
+  const s = await startTestServer({ config: s3.config });
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const posts = [];
+  for (const [w, h] of [[40, 30], [30, 40], [50, 20]]) {
+    const media = (await s.req(alice, "POST", "/api/v2/media", fileForm(await png(w, h), "a.png", "image/png"))).body;
+    await s.drainJobs();
+    posts.push(await s.api(alice, "POST", "/api/v1/statuses", { status: `${w}x${h}`, media_ids: [media.id] }));
+  }
+  const asked = requestArchive(s.app, alice.account);
+  await s.drainJobs();
+  const files = await readZip(readFileSync(requireArchiveFile(s.app, alice.account, asked.id).path));
+  const outbox = JSON.parse(files.get("outbox.json")!.toString());
+  assert.equal(outbox.orderedItems.length, 3);
+  for (const [i, item] of outbox.orderedItems.entries()) {
+    const entry = item.object.attachment[0].url;
+    assert.ok(!entry.startsWith("http"), entry);
+    const stored = Buffer.from(await (await fetch(posts[i].media_attachments[0].url)).arrayBuffer());
+    assert.ok(stored.length > 0);
+    assert.deepEqual(files.get(entry), stored);
+  }
+});
