@@ -39,6 +39,8 @@ export interface Config {
   maxBodyBytes: number;
   maxMediaBytes: number;
   maxImageBytes: number;
+  /** Largest Mastodon archive accepted by the post history import (settings page). */
+  maxArchiveImportBytes: number;
   maxStatusChars: number;
   maxMediaAttachments: number;
   /**
@@ -250,6 +252,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   maxBodyBytes: { kind: "int", min: 1024, def: 1024 * 1024 },
   maxMediaBytes: { kind: "int", min: 1024, def: 40 * 1024 * 1024 },
   maxImageBytes: { kind: "int", min: 1024, def: 16 * 1024 * 1024 },
+  maxArchiveImportBytes: { kind: "int", min: 1024, def: 2 * 1024 * 1024 * 1024 },
   maxStatusChars: { kind: "int", min: 1, max: 100000, def: 500 },
   maxMediaAttachments: { kind: "int", min: 0, max: 20, def: 4 },
   mediaSyncWaitMs: { kind: "int", min: 0, max: 600_000, def: 10_000 },
