@@ -162,7 +162,7 @@ test("with media in S3, the archive holds each stored file (fetched as yazl reac
   const s = await startTestServer({ config: s3.config });
   t.after(() => s.close());
   const alice = await s.user("alice");
-  const posts = [];
+  const posts: { media_attachments: { url: string }[] }[] = [];
   for (const [w, h] of [[40, 30], [30, 40], [50, 20]]) {
     const media = (await s.req(alice, "POST", "/api/v2/media", fileForm(await png(w, h), "a.png", "image/png"))).body;
     await s.drainJobs();
