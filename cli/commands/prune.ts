@@ -40,7 +40,7 @@ export function registerPruneCommand(program: Command): void {
         const plan = await pruneStorage(app, { dryRun: true });
         if (opts.dryRun) return plan;
         const totals = { media: plan.media.items, statuses: plan.statuses.count, accounts: plan.accounts.count };
-        return pruneStorage(app, { onProgress: progressBar(process.stderr, totals) });
+        return pruneStorage(app, { ownConnection: true, onProgress: progressBar(process.stderr, totals) });
       });
       if (report.warning) process.stderr.write(`warning: ${report.warning}\n`);
       process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + "\n" : formatPruneReport(report));

@@ -1,4 +1,5 @@
 import type { App } from "../app.ts";
+import { withForeignKeysOff } from "../db/cascade-delete.ts";
 import { tx } from "../db/db.ts";
 import { type Id, idAt } from "../lib/ids.ts";
 import {
@@ -68,6 +69,12 @@ export interface PruneReport {
 export interface PruneOptions {
   dryRun?: boolean;
   onProgress?: (p: PruneProgress) => void;
+  /**
+   * The connection is this process's own (`roost prune`, never the live server's): each batch
+   * of remote posts runs with foreign keys off, its children deleted explicitly and set-wise
+   * (storage/storage-prune.ts), which is about three times cheaper a row.
+   */
+  ownConnection?: boolean;
 }
 
 export async function pruneStorage(app: App, opts: PruneOptions = {}): Promise<PruneReport> {
@@ -126,7 +133,8 @@ export async function pruneStorage(app: App, opts: PruneOptions = {}): Promise<P
         use.databaseBytes -= estimated;
         use.totalBytes -= estimated;
       } else {
-        report.statuses.count += tx(app.db, () => deleteRemoteStatusRows(app.db, ids));
+        const remove = () => tx(app.db, () => deleteRemoteStatusRows(app.db, ids));
+        report.statuses.count += opts.ownConnection ? withForeignKeysOff(app.db, remove) : remove();
         const db = databaseUse(app.db).liveBytes;
         use.totalBytes += db - use.databaseBytes;
         use.databaseBytes = db;
