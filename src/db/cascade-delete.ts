@@ -19,6 +19,8 @@ interface ForeignKey {
   parent: string;
   to: string;
   onDelete: string;
+  /** `to` is the parent's INTEGER PRIMARY KEY: the collected rowids are its values. */
+  toIsRowid: boolean;
 }
 
 interface Graph {
@@ -30,6 +32,12 @@ const graphs = new WeakMap<DB, Graph>();
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const setTable = (table: string) => `temp.${q(`cascade_${table}`)}`;
+
+function rowidAlias(db: DB, table: string): string | null {
+  const pk = db.prepare("SELECT name, upper(type) AS type FROM pragma_table_info(?) WHERE pk > 0").all(table) as Row[];
+  const withoutRowid = /\bWITHOUT\s+ROWID\b/i.test(String((db.prepare("SELECT sql FROM sqlite_schema WHERE name = ?").get(table) as Row | undefined)?.sql ?? ""));
+  return pk.length === 1 && pk[0].type === "INTEGER" && !withoutRowid ? String(pk[0].name) : null;
+}
 
 function primaryKeyColumn(db: DB, table: string): string {
   const pk = db.prepare("SELECT name FROM pragma_table_info(?) WHERE pk > 0").all(table) as Row[];
@@ -54,7 +62,8 @@ function graph(db: DB): Graph {
   for (const r of rows) {
     if (num(r.seq) > 0) throw new Error(`cascade delete: ${String(r.child)} has a composite foreign key to ${String(r.parent)}`);
     const parent = String(r.parent);
-    const fk: ForeignKey = { child: String(r.child), from: String(r.from), parent, to: r.to === null ? primaryKeyColumn(db, parent) : String(r.to), onDelete: String(r.onDelete).toUpperCase() };
+    const to = r.to === null ? primaryKeyColumn(db, parent) : String(r.to);
+    const fk: ForeignKey = { child: String(r.child), from: String(r.from), parent, to, onDelete: String(r.onDelete).toUpperCase(), toIsRowid: rowidAlias(db, parent) === to };
     const list = childrenOf.get(parent) ?? [];
     list.push(fk);
     childrenOf.set(parent, list);
@@ -74,9 +83,12 @@ function ensureSetTable(db: DB, table: string): void {
 }
 
 /** `parent`'s rows in the deletion set, as the values of the column `to`. */
-const parentKeys = (fk: ForeignKey) => `SELECT p.${q(fk.to)} FROM main.${q(fk.parent)} p WHERE p.rowid IN (SELECT rid FROM ${setTable(fk.parent)})`;
+const parentKeys = (fk: ForeignKey) =>
+  fk.toIsRowid ? `SELECT rid FROM ${setTable(fk.parent)}` : `SELECT p.${q(fk.to)} FROM main.${q(fk.parent)} p WHERE p.rowid IN (SELECT rid FROM ${setTable(fk.parent)})`;
 const parentKeysOfGen = (fk: ForeignKey) =>
-  `SELECT p.${q(fk.to)} FROM main.${q(fk.parent)} p WHERE p.rowid IN (SELECT rid FROM ${setTable(fk.parent)} WHERE gen = @gen)`;
+  fk.toIsRowid
+    ? `SELECT rid FROM ${setTable(fk.parent)} WHERE gen = @gen`
+    : `SELECT p.${q(fk.to)} FROM main.${q(fk.parent)} p WHERE p.rowid IN (SELECT rid FROM ${setTable(fk.parent)} WHERE gen = @gen)`;
 
 /**
  * Deletes the rows of `table` whose rowids `selectRowids` returns (one column; SQL taking the
