@@ -110,7 +110,7 @@ export function databaseUse(db: DB): DatabaseUse {
   return { liveBytes: (pages - free) * pageSize, freeBytes: free * pageSize, incrementalVacuum: num(db.pragma("auto_vacuum", { simple: true })) === 2 };
 }
 
-/** Returns free pages to the file system (auto_vacuum=INCREMENTAL databases only). */
-export function incrementalVacuum(db: DB): void {
-  db.pragma("incremental_vacuum");
+/** Returns up to `pages` free pages to the file system (auto_vacuum=INCREMENTAL databases only). */
+export function incrementalVacuum(db: DB, pages: number): void {
+  db.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
 }
