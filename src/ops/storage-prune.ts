@@ -80,7 +80,8 @@ export interface PruneOptions {
   /**
    * The connection is this process's own (`roost prune`, never the live server's): each batch
    * of remote posts runs with foreign keys off, its children deleted explicitly and set-wise
-   * (storage/storage-prune.ts), which is about three times cheaper a row.
+   * (storage/storage-prune.ts): about a quarter less CPU a status (deleting 100k: 32 against
+   * 43 us; the rest is the status row itself, its nine indexes and its triggers).
    */
   ownConnection?: boolean;
 }
