@@ -2,7 +2,8 @@ import type { App } from "../app.ts";
 import { tx } from "../db/db.ts";
 import { PermanentJobError, unprocessable } from "../errors.ts";
 import type { Id } from "../lib/ids.ts";
-import { removeMediaFiles } from "../media/files.ts";
+import { emojiFiles } from "../media/emoji-images.ts";
+import { mediaStore } from "../media/store.ts";
 import { hostnameOf } from "../federation/domain-policy.ts";
 import { isDomainAllowed } from "../storage/domain-allows.ts";
 import { accountIdsOfDomainsAfter, countDomainContent, deleteDomainEmojiBatch, remoteAccountDomains } from "../storage/domain-purge.ts";
@@ -101,7 +102,7 @@ export async function handleDomainPurge(app: App, p: Payload): Promise<void> {
   // The accounts are all queued: then the emojis, a batch per transaction.
   for (;;) {
     const { count, files } = tx(app.db, () => deleteDomainEmojiBatch(app.db, p.domains, EMOJI_BATCH));
-    await removeMediaFiles(app, files);
+    await mediaStore(app).remove(files.flatMap((file) => emojiFiles({ file })));
     if (count < EMOJI_BATCH) return;
   }
 }

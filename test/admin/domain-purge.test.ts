@@ -4,6 +4,9 @@
 // fake remote servers (127.0.0.1 allowed, 127.0.0.2 not) deliver signed posts and follows.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
 import { findAccountById } from "../../src/storage/accounts.ts";
 import { listActionLogs } from "../../src/storage/admin-action-logs.ts";
 import { type FakeActor, type FakeRemote, startFakeRemote } from "../helpers/fake-remote.ts";
@@ -23,10 +26,10 @@ async function arrive(s: TestServer, r: FakeRemote, actor: FakeActor): Promise<v
       id: `${actor.id}/notes/${++n}`,
       type: "Note",
       attributedTo: actor.id,
-      content: `<p>@boss note ${n}</p>`,
+      content: `<p>@boss note ${n} :${actor.username}_blob:</p>`,
       to: [PUBLIC],
       cc: [owner],
-      tag: [{ type: "Mention", href: owner, name: "@boss" }],
+      tag: [{ type: "Mention", href: owner, name: "@boss" }, { type: "Emoji", name: `:${actor.username}_blob:`, icon: { type: "Image", mediaType: "image/png", url: `${r.origin}/blob.png` } }],
       published: new Date(s.app.now()).toISOString(),
     };
     const res = await r.post(`${s.url}/inbox`, { "@context": "https://www.w3.org/ns/activitystreams", id: `${note.id}/activity`, type: "Create", actor: actor.id, to: [PUBLIC], object: note }, actor);
@@ -50,6 +53,8 @@ test("roost domains purge: --limited-federation removes the content of domains w
   const boss = await s.user("boss", { role: "owner", scopes: ADMIN_SCOPES });
   await s.user("mia", { role: "moderator", scopes: ADMIN_SCOPES });
   const [ann, zed] = [friend.actor("ann"), stranger.actor("zed")];
+  const png = await sharp({ create: { width: 16, height: 16, channels: 4, background: "#c0ffee" } }).png().toBuffer();
+  for (const r of [friend, stranger]) r.serveFile("/blob.png", png, "image/png");
   await arrive(s, friend, ann);
   await arrive(s, stranger, zed);
   const zedId = String(accountOf(s, zed)!.id);
@@ -58,6 +63,12 @@ test("roost domains purge: --limited-federation removes the content of domains w
   const [zedPost] = await s.api(boss, "GET", `/api/v1/accounts/${zedId}/statuses`);
   await s.api(boss, "POST", `/api/v1/statuses/${zedPost.id}/favourite`);
   assert.equal(count(s, "SELECT count(*) AS n FROM statuses WHERE account_id = ?", BigInt(zedId)), 2);
+  assert.deepEqual(
+    (s.app.db.prepare("SELECT shortcode FROM custom_emojis WHERE domain IS NOT NULL ORDER BY shortcode").all() as { shortcode: string }[]).map((e) => e.shortcode),
+    ["ann_blob", "zed_blob"],
+  );
+  const zedEmojiFile = (s.app.db.prepare("SELECT file FROM custom_emojis WHERE shortcode = 'zed_blob'").get() as { file: string | null }).file;
+  assert.ok(zedEmojiFile && existsSync(join(s.app.mediaDir, zedEmojiFile)), "the emoji's image was copied");
   assert.equal((await s.api(boss, "GET", "/api/v1/accounts/verify_credentials")).followers_count, 2);
   await s.api(boss, "POST", "/api/v1/admin/domain_allows", { domain: "127.0.0.1" });
 
@@ -77,8 +88,8 @@ test("roost domains purge: --limited-federation removes the content of domains w
     roost(["domains", "purge", "--limited-federation", "--as", "mia", ...dd]),
   ]);
   assert.equal(dry.code, 0, dry.stderr);
-  assert.deepEqual(JSON.parse(dry.stdout), { domains: "127.0.0.2", accounts: 1, statuses: 2, custom_emojis: 0, dry_run: true });
-  assert.equal(dry.stderr, "dry run: would remove 1 accounts, 2 posts and 0 custom emojis\n");
+  assert.deepEqual(JSON.parse(dry.stdout), { domains: "127.0.0.2", accounts: 1, statuses: 2, custom_emojis: 1, dry_run: true });
+  assert.equal(dry.stderr, "dry run: would remove 1 accounts, 2 posts and 1 custom emojis\n");
   assert.deepEqual([both.code, both.stderr], [1, "error: DOMAIN is not supported with --limited-federation\n"]);
   assert.deepEqual([none.code, none.stderr], [1, "error: No domain(s) given\n"]);
   assert.deepEqual([bad.code, bad.stderr], [1, "error: Validation failed: not a domain is not a domain\n"]);
@@ -88,7 +99,7 @@ test("roost domains purge: --limited-federation removes the content of domains w
 
   const purge = await roost(["domains", "purge", "--limited-federation", "--json", ...dd]);
   assert.equal(purge.code, 0, purge.stderr);
-  assert.deepEqual(JSON.parse(purge.stdout), { domains: "127.0.0.2", accounts: 1, statuses: 2, custom_emojis: 0, dry_run: false });
+  assert.deepEqual(JSON.parse(purge.stdout), { domains: "127.0.0.2", accounts: 1, statuses: 2, custom_emojis: 1, dry_run: false });
   await s.drainJobs();
   // The stranger is gone without a trace: account, posts, the follow, the favourite, the notifications.
   assert.equal(findAccountById(s.app.db, zedId), undefined);
@@ -96,12 +107,14 @@ test("roost domains purge: --limited-federation removes the content of domains w
   assert.equal(count(s, "SELECT count(*) AS n FROM favourites WHERE status_id = ?", BigInt(zedPost.id)), 0);
   assert.equal(count(s, "SELECT count(*) AS n FROM notifications WHERE from_account_id = ?", BigInt(zedId)), 0);
   assert.equal((await s.api(boss, "GET", "/api/v1/accounts/verify_credentials")).followers_count, 1);
+  assert.deepEqual((s.app.db.prepare("SELECT shortcode FROM custom_emojis WHERE domain IS NOT NULL").all() as { shortcode: string }[]).map((e) => e.shortcode), ["ann_blob"]);
+  assert.equal(existsSync(join(s.app.mediaDir, zedEmojiFile)), false, "and its copy removed");
   // The allowed friend keeps everything.
   assert.equal(count(s, "SELECT count(*) AS n FROM statuses WHERE account_id = ?", BigInt(annId)), 2);
   assert.equal((await s.api(boss, "GET", "/api/v1/accounts/relationships?id[]=" + annId))[0].followed_by, true);
   // Audited as Mastodon's destroy Instance, with what went.
   const [entry] = listActionLogs(s.app.db, { action: "destroy", targetType: "Instance", limit: 5 });
-  assert.deepEqual([entry.actorName, entry.source, entry.humanIdentifier, entry.changes], ["boss", "cli", "127.0.0.2", { accounts: [1, 0], statuses: [2, 0], custom_emojis: [0, 0] }]);
+  assert.deepEqual([entry.actorName, entry.source, entry.humanIdentifier, entry.changes], ["boss", "cli", "127.0.0.2", { accounts: [1, 0], statuses: [2, 0], custom_emojis: [1, 0] }]);
 
   // An explicit domain, allowed or not: its accounts go too (a port is not part of the name).
   const one = await roost(["domains", "purge", "127.0.0.1", "--dry-run", ...dd]);
