@@ -39,6 +39,8 @@ export interface Config {
   maxBodyBytes: number;
   maxMediaBytes: number;
   maxImageBytes: number;
+  /** Largest Mastodon archive accepted by the post history import (settings page). */
+  maxArchiveImportBytes: number;
   maxStatusChars: number;
   maxMediaAttachments: number;
   /**
@@ -201,12 +203,30 @@ export interface Config {
   samlIdpCert: string;
   /** This server's entity id; empty: <base URL>/auth/auth/saml/metadata. */
   samlIssuer: string;
+  /**
+   * This server's own certificate and private key (PEM; Mastodon's SAML_CERT, SAML_PRIVATE_KEY):
+   * with both set, AuthnRequests are signed, encrypted assertions can be decrypted, and the SP
+   * metadata lists the certificate. Either alone is ignored.
+   */
+  samlCert: string;
+  samlPrivateKey: string;
   samlDisplayName: string;
   /** Attribute holding the user id; empty: the NameID (Mastodon's SAML_UID_ATTRIBUTE). */
   samlUidAttribute: string;
   samlEmailAttribute: string;
   samlNameAttribute: string;
   samlAssumeEmailVerified: boolean;
+  /**
+   * PAM sign-in (Mastodon's PAM_ENABLED): the sign-in form's name and password are also checked
+   * by PAM (services/external-auth/pam.ts), and system usernames are kept from registration.
+   */
+  pamEnabled: boolean;
+  /** The PAM service (/etc/pam.d/<name>) passwords are checked with (Mastodon's PAM_DEFAULT_SERVICE). */
+  pamService: string;
+  /** New PAM users' e-mail domain, <name>@<domain> (PAM_EMAIL_DOMAIN); empty: the instance's host name. */
+  pamEmailDomain: string;
+  /** The npm package of the PAM binding, loaded on start when PAM is on (an optional dependency). */
+  pamBinding: string;
 }
 
 export class ConfigError extends Error {
@@ -232,6 +252,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   maxBodyBytes: { kind: "int", min: 1024, def: 1024 * 1024 },
   maxMediaBytes: { kind: "int", min: 1024, def: 40 * 1024 * 1024 },
   maxImageBytes: { kind: "int", min: 1024, def: 16 * 1024 * 1024 },
+  maxArchiveImportBytes: { kind: "int", min: 1024, def: 2 * 1024 * 1024 * 1024 },
   maxStatusChars: { kind: "int", min: 1, max: 100000, def: 500 },
   maxMediaAttachments: { kind: "int", min: 0, max: 20, def: 4 },
   mediaSyncWaitMs: { kind: "int", min: 0, max: 600_000, def: 10_000 },
@@ -313,12 +334,18 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   samlEntryPoint: { kind: "string", def: "" },
   samlIdpCert: { kind: "string", def: "" },
   samlIssuer: { kind: "string", def: "" },
+  samlCert: { kind: "string", def: "" },
+  samlPrivateKey: { kind: "string", def: "" },
   samlDisplayName: { kind: "string", def: "SAML" },
   samlUidAttribute: { kind: "string", def: "" },
   // Mastodon's defaults: eduPerson/LDAP OIDs for mail and displayName.
   samlEmailAttribute: { kind: "string", def: "urn:oid:0.9.2342.19200300.100.1.3" },
   samlNameAttribute: { kind: "string", def: "urn:oid:2.16.840.1.113730.3.1.241" },
   samlAssumeEmailVerified: { kind: "bool", def: false },
+  pamEnabled: { kind: "bool", def: false },
+  pamService: { kind: "string", def: "roost" },
+  pamEmailDomain: { kind: "string", def: "" },
+  pamBinding: { kind: "string", def: "node-linux-pam" },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();

@@ -12,6 +12,7 @@ import { sendConfirmation } from "./email-confirmation.ts";
 import { followAccount } from "./follows.ts";
 import { emailBlockVerdict } from "./email-address-blocks.ts";
 import { ipSignUpVerdict } from "./ip-blocks.ts";
+import { pamReservesUsername } from "./external-auth/pam.ts";
 
 // POST /api/v1/accounts: sign-up through an app (client credentials token).
 
@@ -98,6 +99,8 @@ export async function registerAccount(
   const v = new Validation();
   const user = { username: input.username ?? "", email: input.email ?? "", password: input.password, checkReserved: true };
   validateNewUser(app, user, v);
+  // Usernames maintained through PAM (the system's users) are not for sign-up (the seed).
+  if (!v.has("username") && (await pamReservesUsername(app, user.username))) v.add("username", "ERR_RESERVED", "is reserved");
   // The admin's e-mail blocks: refused, or held for approval (allow_with_approval).
   const verdict = v.has("email") ? null : await emailBlockVerdict(app, user.email, opts.ip);
   if (verdict === "blocked") v.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
