@@ -3,7 +3,7 @@
 // binary running this build, with a blob injected by postject that holds the entry
 // (cli/exe/sea-main.ts, compiled to CommonJS) and, as assets, the runtime files in
 // brotli-compressed groups: the bundle (dist/roost.mjs and dist/worker.mjs, migrations
-// embedded) and the packages it leaves external: better-sqlite3, sharp with libvips, piscina.
+// embedded) and the packages it leaves external: better-sqlite3, sharp with libvips, piscina, koffi.
 // At start the entry writes them once into a versioned, checksum-verified cache directory and
 // imports the bundle from there (cli/exe/runtime-cache.ts).
 import { build } from "esbuild";
@@ -20,7 +20,7 @@ import { buildBundle } from "./build.mjs";
 const ROOT = dirname(new URL(import.meta.url).pathname);
 const FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 /** The packages the bundle leaves external, each the root of a group of runtime files. */
-const EXTERNALS = { "better-sqlite3": "better-sqlite3", sharp: "sharp + libvips", piscina: "piscina" };
+const EXTERNALS = { "better-sqlite3": "better-sqlite3", sharp: "sharp + libvips", piscina: "piscina", koffi: "koffi" };
 /** Install-time dependencies that nothing loads at run time. */
 const SKIP_PACKAGES = new Set(["prebuild-install"]);
 /** Build leftovers and sources inside packages: never loaded. */

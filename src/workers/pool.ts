@@ -1,5 +1,6 @@
 import { Piscina } from "piscina";
 import type { Log } from "../lib/log.ts";
+import { trimNativeHeap } from "./native-heap.ts";
 import { createProcessRunner } from "./process-runner.ts";
 
 export interface WorkerPool {
@@ -29,31 +30,54 @@ function processWorkerFile(): string {
  */
 const PROCESS_TASKS = new Set(["processMediaImage", "processMediaThumbnail", "processProfileImage", "emojiStaticPng"]);
 
+/** Wait after the last thread or process went before trimming (a thread's exit is asynchronous). */
+const SHRUNK_SETTLE_MS = 1000;
+
 /**
  * Piscina, started lazily (its threads cost ~27 MB of RSS) and shrunk to zero threads when
  * idle, for CPU-heavy work: key generation and request signing; plus the image process.
+ * Once both have shrunk to nothing, `onShrunk` runs (by default trimNativeHeap: the burst's
+ * freed memory, upload bodies above all, goes back to the system).
  */
-export function createWorkerPool(opts: { maxThreads: number; idleTimeout: number; log: Log }): WorkerPool {
+export function createWorkerPool(opts: { maxThreads: number; idleTimeout: number; log: Log; onShrunk?: () => unknown }): WorkerPool {
   let pool: Piscina | undefined;
-  const get = () =>
-    (pool ??= new Piscina({
+  let closed = false;
+  let settle: NodeJS.Timeout | undefined;
+  const alive = () => (pool ? pool.threads.length : 0) + images.alive();
+  const shrunk = () => {
+    if (settle) clearTimeout(settle);
+    settle = setTimeout(() => {
+      settle = undefined;
+      if (closed || alive() > 0) return;
+      Promise.resolve()
+        .then(opts.onShrunk ?? trimNativeHeap)
+        .catch((err: unknown) => opts.log.warn("could not trim the native heap", { err: err instanceof Error ? err.message : String(err) }));
+    }, SHRUNK_SETTLE_MS);
+    settle.unref();
+  };
+  const get = () => {
+    if (pool) return pool;
+    pool = new Piscina({
       filename: workerFile(),
       minThreads: 0,
       maxThreads: opts.maxThreads,
       idleTimeout: opts.idleTimeout,
       // Dev mode runs TypeScript through tsx: the worker inherits the loader from execArgv.
       execArgv: process.execArgv,
-    }));
-  const images = createProcessRunner({ file: processWorkerFile(), maxConcurrent: opts.maxThreads, idleTimeout: opts.idleTimeout, log: opts.log });
+    });
+    pool.on("workerDestroy", shrunk);
+    return pool;
+  };
+  const images = createProcessRunner({ file: processWorkerFile(), maxConcurrent: opts.maxThreads, idleTimeout: opts.idleTimeout, log: opts.log, onIdleExit: shrunk });
   return {
     run<T>(task: string, payload: unknown): Promise<T> {
       if (PROCESS_TASKS.has(task)) return images.run<T>(task, payload);
       return get().run({ task, payload }) as Promise<T>;
     },
-    threads() {
-      return (pool ? pool.threads.length : 0) + images.alive();
-    },
+    threads: alive,
     async close() {
+      closed = true;
+      if (settle) clearTimeout(settle);
       const p = pool;
       pool = undefined;
       await Promise.all([p?.destroy(), images.close()]);
