@@ -25,6 +25,8 @@ const EXTERNALS = { "better-sqlite3": "better-sqlite3", sharp: "sharp + libvips"
 const SKIP_PACKAGES = new Set(["prebuild-install"]);
 /** Build leftovers and sources inside packages: never loaded. */
 const SKIP_DIRS = new Set(["src", "deps", "test", "tests", "docs", "doc", "example", "examples", "benchmark", "obj", "obj.target", ".deps", "include", "node_modules", ".github"]);
+/** Folders SKIP_DIRS names that a package loads at run time: koffi's JavaScript is in src/. */
+const RUNTIME_DIRS = { koffi: new Set(["src"]) };
 const KEEP_FILE = /(\.(c|m)?js|\.json|\.node|\.so(\.\d+)*)$|^(LICEN[CS]E|NOTICE|COPYING)/i;
 const SKIP_FILE = /(\.d\.[cm]?ts|\.map|^test_extension\.node|^binding\.gyp)$/;
 
@@ -40,14 +42,14 @@ function findPackageDir(name, fromDir) {
   }
 }
 
-function packageFiles(pkgDir) {
+function packageFiles(pkgDir, keepDirs = new Set()) {
   const out = [];
   const walk = (dir) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
       const s = statSync(p);
       if (s.isDirectory()) {
-        if (!SKIP_DIRS.has(name)) walk(p);
+        if (!SKIP_DIRS.has(name) || keepDirs.has(name)) walk(p);
       } else if (KEEP_FILE.test(name) && !SKIP_FILE.test(name)) {
         out.push({ abs: p, mode: s.mode & 0o111 ? 0o755 : 0o644 });
       }
@@ -78,7 +80,7 @@ function runtimePackages() {
       if (seen.has(dir)) continue;
       seen.add(dir);
       const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-      for (const f of packageFiles(dir)) files.push({ path: relative(ROOT, f.abs).split("\\").join("/"), abs: f.abs, mode: f.mode });
+      for (const f of packageFiles(dir, RUNTIME_DIRS[pkg.name])) files.push({ path: relative(ROOT, f.abs).split("\\").join("/"), abs: f.abs, mode: f.mode });
       for (const dep of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]) queue.push([dep, dir]);
     }
     groups.set(group, files);

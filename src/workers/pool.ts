@@ -33,6 +33,13 @@ const PROCESS_TASKS = new Set(["processMediaImage", "processMediaThumbnail", "pr
 /** Wait after the last thread or process went before trimming (a thread's exit is asynchronous). */
 const SHRUNK_SETTLE_MS = 1000;
 
+async function trimAndLog(log: Log): Promise<void> {
+  const mb = () => Math.round(process.memoryUsage.rss() / 104857.6) / 10;
+  const before = mb();
+  const started = performance.now();
+  if (await trimNativeHeap()) log.debug("native heap trimmed", { rssMb: before, afterMb: mb(), ms: Math.round(performance.now() - started) });
+}
+
 /**
  * Piscina, started lazily (its threads cost ~27 MB of RSS) and shrunk to zero threads when
  * idle, for CPU-heavy work: key generation and request signing; plus the image process.
@@ -50,7 +57,7 @@ export function createWorkerPool(opts: { maxThreads: number; idleTimeout: number
       settle = undefined;
       if (closed || alive() > 0) return;
       Promise.resolve()
-        .then(opts.onShrunk ?? trimNativeHeap)
+        .then(opts.onShrunk ?? (() => trimAndLog(opts.log)))
         .catch((err: unknown) => opts.log.warn("could not trim the native heap", { err: err instanceof Error ? err.message : String(err) }));
     }, SHRUNK_SETTLE_MS);
     settle.unref();
