@@ -21,8 +21,14 @@ const ROOT = dirname(new URL(import.meta.url).pathname);
 const FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 /** The packages the bundle leaves external, each the root of a group of runtime files. */
 const EXTERNALS = { "better-sqlite3": "better-sqlite3", sharp: "sharp + libvips", piscina: "piscina", koffi: "koffi" };
+/**
+ * Packages loaded by name at run time (require of a config value, so not in the bundle's
+ * imports), carried when installed: the optional PAM binding (services/external-auth/pam.ts).
+ */
+const OPTIONAL_RUNTIME = { "node-linux-pam": "node-linux-pam (PAM)" };
 /** Install-time dependencies that nothing loads at run time. */
-const SKIP_PACKAGES = new Set(["prebuild-install"]);
+// node-linux-pam builds with node-pre-gyp and node-addon-api and ships a CLI (yargs); it runs with `bindings` alone.
+const SKIP_PACKAGES = new Set(["prebuild-install", "@mapbox/node-pre-gyp", "node-addon-api", "yargs", "string-template"]);
 /** Build leftovers and sources inside packages: never loaded. */
 const SKIP_DIRS = new Set(["src", "deps", "test", "tests", "docs", "doc", "example", "examples", "benchmark", "obj", "obj.target", ".deps", "include", "node_modules", ".github"]);
 /** Folders SKIP_DIRS names that a package loads at run time: koffi's JavaScript is in src/. */
@@ -66,7 +72,7 @@ function packageFiles(pkgDir, keepDirs = new Set()) {
 function runtimePackages() {
   const seen = new Set();
   const groups = new Map();
-  for (const [root, group] of Object.entries(EXTERNALS)) {
+  for (const [root, group] of [...Object.entries(EXTERNALS), ...Object.entries(OPTIONAL_RUNTIME)]) {
     const files = [];
     const queue = [[root, ROOT]];
     while (queue.length) {
@@ -74,6 +80,7 @@ function runtimePackages() {
       if (SKIP_PACKAGES.has(name)) continue;
       const dir = findPackageDir(name, from);
       if (!dir) {
+        if (name === root && root in OPTIONAL_RUNTIME) break; // its build failed: PAM is unavailable there
         if (name === root) throw new Error(`${name} is not installed (run npm install)`);
         continue; // an optional dependency for another platform
       }
@@ -83,7 +90,7 @@ function runtimePackages() {
       for (const f of packageFiles(dir, RUNTIME_DIRS[pkg.name])) files.push({ path: relative(ROOT, f.abs).split("\\").join("/"), abs: f.abs, mode: f.mode });
       for (const dep of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]) queue.push([dep, dir]);
     }
-    groups.set(group, files);
+    if (files.length) groups.set(group, files);
   }
   return groups;
 }

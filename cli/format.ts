@@ -75,6 +75,7 @@ export function formatStatus(r: StatusReport, now: number): string {
       (f.worst.length ? ` (${f.worst.map((w) => `${w.domain}: ${w.failureDays} day(s)`).join(", ")})` : ""),
   );
   out.push(`ffmpeg     ${r.ffmpeg.available ? r.ffmpeg.version : "not found: videos are accepted only when browsers already play them"}`);
+  if (r.pam.enabled) out.push(`pam        ${r.pam.available ? "sign-in available" : `unavailable: ${r.pam.reason}`}`);
   out.push("jobs:");
   if (r.jobs.length === 0) out.push("  (no jobs)");
   else {

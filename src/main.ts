@@ -21,6 +21,7 @@ import { databasePath, mediaPath } from "./services/init.ts";
 import { s3Settings } from "./media/s3-store.ts";
 import { closeHttpAgents } from "./federation/net/safe-fetch.ts";
 import { stopMediaTools } from "./media/ffmpeg.ts";
+import { preparePam } from "./services/external-auth/pam.ts";
 import { hasJobNamed } from "./jobs/job-store.ts";
 import { installFuzzyNames } from "./search/fuzzy-names.ts";
 import { isStatusIndexPending, REBUILD_JOB } from "./search/status-index.ts";
@@ -89,6 +90,8 @@ export function startSearch(app: App): void {
 export async function startServer(app: App, opts: { host: string; port: number }): Promise<RunningServer> {
   installReadCaches(app);
   startSearch(app);
+  // PAM's binding is an optional native addon: loaded now, so the log says at start if it is missing.
+  if (app.config.pamEnabled) await preparePam(app);
   const http = createHttpApp(app);
   const server = createServer({ ServerResponse: StandardReasonResponse }, toNodeHandler(http.h3));
   const sockets = attachWebSocketUpgrades(server, http.h3);

@@ -207,6 +207,17 @@ export interface Config {
   samlEmailAttribute: string;
   samlNameAttribute: string;
   samlAssumeEmailVerified: boolean;
+  /**
+   * PAM sign-in (Mastodon's PAM_ENABLED): the sign-in form's name and password are also checked
+   * by PAM (services/external-auth/pam.ts), and system usernames are kept from registration.
+   */
+  pamEnabled: boolean;
+  /** The PAM service (/etc/pam.d/<name>) passwords are checked with (Mastodon's PAM_DEFAULT_SERVICE). */
+  pamService: string;
+  /** New PAM users' e-mail domain, <name>@<domain> (PAM_EMAIL_DOMAIN); empty: the instance's host name. */
+  pamEmailDomain: string;
+  /** The npm package of the PAM binding, loaded on start when PAM is on (an optional dependency). */
+  pamBinding: string;
 }
 
 export class ConfigError extends Error {
@@ -319,6 +330,10 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   samlEmailAttribute: { kind: "string", def: "urn:oid:0.9.2342.19200300.100.1.3" },
   samlNameAttribute: { kind: "string", def: "urn:oid:2.16.840.1.113730.3.1.241" },
   samlAssumeEmailVerified: { kind: "bool", def: false },
+  pamEnabled: { kind: "bool", def: false },
+  pamService: { kind: "string", def: "roost" },
+  pamEmailDomain: { kind: "string", def: "" },
+  pamBinding: { kind: "string", def: "node-linux-pam" },
 };
 
 const envName = (key: string) => "ROOST_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();

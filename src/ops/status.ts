@@ -9,6 +9,7 @@ import { databasePath, mediaPath } from "../services/init.ts";
 import { peerFailureCounts } from "../storage/federation-peers.ts";
 import { databaseUse } from "../storage/storage-prune.ts";
 import { ROOST_VERSION } from "../version.ts";
+import { loadPamBinding } from "../services/external-auth/pam.ts";
 import { type LiveStatus, queryAdminSocket } from "./admin-socket.ts";
 import { type BackupFile, listBackups } from "./backup-archive.ts";
 import { directoryUsage, fileBytes, type Usage, usageBySubdirectory } from "./disk-usage.ts";
@@ -35,9 +36,17 @@ export interface StatusReport {
    */
   storage: { usedBytes: number; budgetBytes: number | null; percentOfBudget: number | null };
   ffmpeg: FfmpegInfo;
+  /** PAM sign-in: off, or on and whether its optional binding loads (why not, when it does not). */
+  pam: { enabled: boolean; available: boolean | null; reason: string | null };
 }
 
 const storageBudget = (config: Config): number | null => (config.storageBudgetBytes > 0 ? config.storageBudgetBytes : null);
+
+async function pamStatus(config: Config): Promise<StatusReport["pam"]> {
+  if (!config.pamEnabled) return { enabled: false, available: null, reason: null };
+  const r = await loadPamBinding(config.pamBinding);
+  return "reason" in r ? { enabled: true, available: false, reason: r.reason } : { enabled: true, available: true, reason: null };
+}
 
 export async function collectStatus(config: Config, now = Date.now()): Promise<StatusReport> {
   const dataDir = config.dataDir;
@@ -93,5 +102,6 @@ export async function collectStatus(config: Config, now = Date.now()): Promise<S
     },
     storage: { usedBytes, budgetBytes, percentOfBudget: budgetBytes ? Math.round((usedBytes / budgetBytes) * 1000) / 10 : null },
     ffmpeg: probeFfmpeg(),
+    pam: await pamStatus(config),
   };
 }

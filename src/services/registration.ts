@@ -15,6 +15,7 @@ import { mxHostsOf } from "./email-mx.ts";
 import { anyEmailDomainBlock } from "../storage/email-domain-blocks.ts";
 import { canonicalEmailBlocked } from "./canonical-email-blocks.ts";
 import { ipSignUpVerdict } from "./ip-blocks.ts";
+import { pamReservesUsername } from "./external-auth/pam.ts";
 
 // POST /api/v1/accounts: sign-up through an app (client credentials token).
 
@@ -101,6 +102,8 @@ export async function registerAccount(
   const v = new Validation();
   const user = { username: input.username ?? "", email: input.email ?? "", password: input.password, checkReserved: true };
   validateNewUser(app, user, v);
+  // Usernames maintained through PAM (the system's users) are not for sign-up (the seed).
+  if (!v.has("username") && (await pamReservesUsername(app, user.username))) v.add("username", "ERR_RESERVED", "is reserved");
   // The admin's e-mail domain blocks: refused, or held for approval (allow_with_approval).
   // Also where the domain's mail goes (its MX hosts), looked up only when there are blocks.
   const domain = v.has("email") ? null : emailDomainOf(user.email);

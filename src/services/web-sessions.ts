@@ -81,6 +81,14 @@ export async function signIn(
   const good = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash(app)));
   const account = user && findAccountById(app.db, user.accountId);
   if (!user || !account || !good || !user.passwordHash || account.domain !== null) return { ok: false, message: SIGN_IN_ERRORS.invalid };
+  return continueSignIn(app, user, account, input);
+}
+
+/**
+ * After the password (local or PAM) was right: refused accounts stop here, two-factor users go
+ * to the code step, everyone else gets a session.
+ */
+export function continueSignIn(app: App, user: User, account: Account, input: { userAgent: string | null; ip: string | null }): SignInResult {
   const refused = refusal(user, account);
   if (refused) return { ok: false, message: refused };
   if (findUserOtp(app.db, user.id)?.enabledAt != null) {

@@ -37,3 +37,9 @@ export function consumeAuthProof(db: DB, provider: string, proofHash: string, no
   const r = stmt(db, "INSERT OR IGNORE INTO used_auth_proofs (provider, proof_hash, expires_at) VALUES (?, ?, ?)").run(provider, proofHash, expiresAt);
   return r.changes === 1;
 }
+
+/** The user's identity at `provider` (a user has at most one per provider). */
+export function findIdentityOfUser(db: DB, userId: Id, provider: string): Identity | undefined {
+  const r = stmt(db, "SELECT id, provider, uid, user_id FROM identities WHERE user_id = ? AND provider = ? LIMIT 1").get(BigInt(userId), provider) as Row | undefined;
+  return r && { id: str(r.id), provider: str(r.provider), uid: str(r.uid), userId: str(r.user_id) };
+}

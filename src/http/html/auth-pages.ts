@@ -11,6 +11,8 @@ export function signInPage(o: {
   error?: string;
   /** External sign-in buttons (CAS, SAML, OIDC), each a form posting to its path. */
   providers?: { label: string; path: string }[];
+  /** PAM sign-in is on and working: the same form takes the system account's name and password. */
+  pam?: boolean;
 }): string {
   const error = o.error ? `<p class="error" role="alert" id="sign-in-error">${esc(o.error)}</p>` : "";
   const describedBy = o.error ? ` aria-describedby="sign-in-error"` : "";
@@ -21,7 +23,8 @@ ${hidden("authenticity_token", o.csrf)}${o.returnTo ? hidden("return_to", o.retu
 <input id="login" name="login" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required value="${esc(o.login ?? "")}"${describedBy}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
-<div class="actions"><button type="submit">Sign in</button></div>
+${o.pam ? `<p class="muted" id="pam-sign-in">You can also sign in with the username and password of your account on this server's system.</p>
+` : ""}<div class="actions"><button type="submit">Sign in</button></div>
 </form>${externalButtons(o.csrf, o.returnTo, o.providers ?? [])}`;
   return layout({ title: `Sign in - ${o.instanceTitle}`, body, nonce: o.nonce });
 }

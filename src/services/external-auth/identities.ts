@@ -17,6 +17,8 @@ export interface ExternalIdentity {
   email: string | null;
   emailVerified: boolean;
   displayName: string | null;
+  /** The username a new account takes (PAM: the PAM name); otherwise made from `uid`. */
+  username?: string;
 }
 
 export const EXTERNAL_ERRORS = {
@@ -50,7 +52,8 @@ function reattachable(app: App, who: ExternalIdentity): User | undefined {
   return user;
 }
 
-async function userFor(app: App, who: ExternalIdentity): Promise<User | string> {
+/** The user this identity signs in as (found, taken over or created), or why there is none. */
+export async function userForExternal(app: App, who: ExternalIdentity): Promise<User | string> {
   const known = findIdentity(app.db, who.provider, who.uid);
   if (known) return findUserById(app.db, known.userId) ?? EXTERNAL_ERRORS.badUid;
   const bind = (userId: string) => insertIdentity(app.db, { id: app.ids.next(), provider: who.provider, uid: who.uid, userId, createdAt: app.now() });
@@ -67,7 +70,7 @@ async function userFor(app: App, who: ExternalIdentity): Promise<User | string> 
     // External accounts are approved whatever the registrations mode (Mastodon's set_approved:
     // `open_registrations? || valid_invitation? || external?`): the provider is the gate.
     const { user } = await createUser(app, {
-      username: uniqueUsername(app, usernameFromUid(who.uid)),
+      username: uniqueUsername(app, who.username ?? usernameFromUid(who.uid)),
       email: who.email,
       password: null,
       confirmed: true,
@@ -87,7 +90,7 @@ async function userFor(app: App, who: ExternalIdentity): Promise<User | string> 
 
 export async function signInExternal(app: App, who: ExternalIdentity, client: { userAgent: string | null; ip: string | null }): Promise<Exclude<SignInResult, { ok: "two_factor" }>> {
   if (!who.uid || who.uid.length > MAX_UID) return { ok: false, message: EXTERNAL_ERRORS.badUid };
-  const user = await userFor(app, who);
+  const user = await userForExternal(app, who);
   if (typeof user === "string") return { ok: false, message: user };
   const account = findAccountById(app.db, user.accountId);
   if (!account) return { ok: false, message: EXTERNAL_ERRORS.badUid };

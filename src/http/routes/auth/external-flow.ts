@@ -10,6 +10,7 @@ import { signInPage } from "../../html/auth-pages.ts";
 import { FLOW_TTL_MS, type FlowState, newFlow, openFlow } from "../../../services/external-auth/flow-state.ts";
 import { type ExternalIdentity, signInExternal } from "../../../services/external-auth/identities.ts";
 import { externalSignInButtons } from "../../../services/external-auth/providers.ts";
+import { pamSignInAvailable } from "../../../services/external-auth/pam.ts";
 import { signOut } from "../../../services/web-sessions.ts";
 
 export const FLOW_COOKIE = "roost_ext_auth";
@@ -26,10 +27,10 @@ export function resumeFlow(app: App, event: H3Event, provider: string, state: st
 }
 
 /** The sign-in page again, with why the external sign-in failed. */
-export function externalFailurePage(app: App, event: H3Event, status: number, message: string, returnTo: string | null): Response {
+export async function externalFailurePage(app: App, event: H3Event, status: number, message: string, returnTo: string | null): Promise<Response> {
   const nonce = newNonce();
   const csrf = browserCsrf(app, event);
-  const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo, error: message, providers: externalSignInButtons(app) });
+  const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo, error: message, providers: externalSignInButtons(app), pam: await pamSignInAvailable(app) });
   return htmlPage(event, status, html, nonce, [clearCookie(app, FLOW_COOKIE), ...(csrf.setCookie ? [csrf.setCookie] : [])]);
 }
 

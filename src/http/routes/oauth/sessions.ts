@@ -8,10 +8,11 @@ import { readAppParams } from "../../params.ts";
 import { SESSION_COOKIE, browserCsrf, clearCookie, csrfValid, sessionCookieValue, setCookie } from "../../cookies.ts";
 import { htmlPage, messagePage, newNonce, redirectTo } from "../../html/layout.ts";
 import { signInPage, signedInPage } from "../../html/auth-pages.ts";
-import { currentSession, signIn, signOut } from "../../../services/web-sessions.ts";
+import { SIGN_IN_ERRORS, currentSession, signIn, signOut } from "../../../services/web-sessions.ts";
 import { createThrottle, type Throttle } from "../../../lib/rate-limit.ts";
 import { twoFactorStep } from "../settings/two-factor-step.ts";
 import { externalSignInButtons } from "../../../services/external-auth/providers.ts";
+import { pamSignInAvailable, signInWithPam } from "../../../services/external-auth/pam.ts";
 
 const MAX_RETURN_TO = 8192;
 
@@ -70,7 +71,7 @@ export function registerSessionRoutes(app: App, r: Router): void {
       const html = signedInPage({ nonce, instanceTitle: app.config.title, handle: handleOf(app, browser.account.username), csrf: csrf.token });
       return htmlPage(event, 200, html, nonce, cookies);
     }
-    const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo, providers: externalSignInButtons(app) });
+    const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo, providers: externalSignInButtons(app), pam: await pamSignInAvailable(app) });
     return htmlPage(event, 200, html, nonce, cookies);
   });
 
@@ -82,17 +83,15 @@ export function registerSessionRoutes(app: App, r: Router): void {
     const now = app.now();
     const wait = Math.max(perIp.hit(clientIp(event) ?? "unknown", now), perLogin.hit(login.trim().toLowerCase().slice(0, 320), now));
     if (wait > 0) return tooManyAttempts(event, wait);
-    const result = await signIn(app, {
-      login,
-      password: p.str("password") ?? "",
-      userAgent: event.req.headers.get("user-agent"),
-      ip: clientIp(event),
-    });
+    const input = { login, password: p.str("password") ?? "", userAgent: event.req.headers.get("user-agent"), ip: clientIp(event) };
+    let result = await signIn(app, input);
+    // Not a local password: PAM, when on, may know the name (services/external-auth/pam.ts).
+    if (result.ok === false && result.message === SIGN_IN_ERRORS.invalid) result = (await signInWithPam(app, input)) ?? result;
     if (result.ok === "two_factor") return twoFactorStep(app, event, result.challenge, returnTo);
     if (!result.ok) {
       const nonce = newNonce();
       const csrf = browserCsrf(app, event);
-      const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo, login: login.slice(0, 320), error: result.message, providers: externalSignInButtons(app) });
+      const html = signInPage({ nonce, instanceTitle: app.config.title, csrf: csrf.token, returnTo, login: login.slice(0, 320), error: result.message, providers: externalSignInButtons(app), pam: await pamSignInAvailable(app) });
       return htmlPage(event, 422, html, nonce);
     }
     // Signing in over an existing session replaces it rather than leaving it orphaned.
