@@ -28,30 +28,31 @@ async function loadMallocTrim(): Promise<MallocTrim | null> {
   }
 }
 
-let collect: (() => void) | undefined;
+let collect: ((opts: { type: "minor" | "major" }) => void) | undefined;
 
 /**
- * A full V8 collection: the body chunks of the last uploads are garbage but still allocated
- * until V8 collects them, and an idle server may not for minutes. V8's `gc`, exposed in a
+ * A V8 collection of the young generation: the body chunks of the last uploads are garbage
+ * but still allocated until V8 collects their Buffers, and an idle server may not for
+ * minutes. Minor, so it takes a few ms whatever the heap's size. V8's `gc`, exposed in a
  * fresh context (the server runs without --expose-gc).
  */
-function collectGarbage(): void {
+function collectYoungGarbage(): void {
   if (!collect) {
     setFlagsFromString("--expose-gc");
-    collect = runInNewContext("gc") as () => void;
+    collect = runInNewContext("gc") as typeof collect;
   }
-  collect();
+  collect!({ type: "minor" });
 }
 
 /**
- * Collects garbage, then returns the free memory of every malloc arena to the system (some
- * 10-40 ms for a heap of tens of MB, so call it when idle). Resolves to false where it
- * cannot (no glibc).
+ * Collects young garbage, then returns the free memory of every malloc arena to the system
+ * (~50 ms on a loaded 2-core machine, koffi's loading included: call it when idle). Resolves
+ * to false where it cannot (no glibc).
  */
 export async function trimNativeHeap(): Promise<boolean> {
   const trim = await (loading ??= loadMallocTrim());
   if (!trim) return false;
-  collectGarbage();
+  collectYoungGarbage();
   trim(0);
   return true;
 }

@@ -30,9 +30,6 @@ function processWorkerFile(): string {
  */
 const PROCESS_TASKS = new Set(["processMediaImage", "processMediaThumbnail", "processProfileImage", "emojiStaticPng"]);
 
-/** Wait after the last thread or process went before trimming (a thread's exit is asynchronous). */
-const SHRUNK_SETTLE_MS = 1000;
-
 async function trimAndLog(log: Log): Promise<void> {
   const mb = () => Math.round(process.memoryUsage.rss() / 104857.6) / 10;
   const before = mb();
@@ -43,48 +40,37 @@ async function trimAndLog(log: Log): Promise<void> {
 /**
  * Piscina, started lazily (its threads cost ~27 MB of RSS) and shrunk to zero threads when
  * idle, for CPU-heavy work: key generation and request signing; plus the image process.
- * Once both have shrunk to nothing, `onShrunk` runs (by default trimNativeHeap: the burst's
- * freed memory, upload bodies above all, goes back to the system).
+ * When the image process has gone idle, the uploads it worked for are over too and
+ * `onImagesIdle` runs: by default trimNativeHeap, which gives the memory their bodies passed
+ * through back to the system (not after thread work: signing leaves little behind, and the
+ * collection it starts is not free).
  */
-export function createWorkerPool(opts: { maxThreads: number; idleTimeout: number; log: Log; onShrunk?: () => unknown }): WorkerPool {
+export function createWorkerPool(opts: { maxThreads: number; idleTimeout: number; log: Log; onImagesIdle?: () => unknown }): WorkerPool {
   let pool: Piscina | undefined;
-  let closed = false;
-  let settle: NodeJS.Timeout | undefined;
-  const alive = () => (pool ? pool.threads.length : 0) + images.alive();
-  const shrunk = () => {
-    if (settle) clearTimeout(settle);
-    settle = setTimeout(() => {
-      settle = undefined;
-      if (closed || alive() > 0) return;
-      Promise.resolve()
-        .then(opts.onShrunk ?? (() => trimAndLog(opts.log)))
-        .catch((err: unknown) => opts.log.warn("could not trim the native heap", { err: err instanceof Error ? err.message : String(err) }));
-    }, SHRUNK_SETTLE_MS);
-    settle.unref();
-  };
-  const get = () => {
-    if (pool) return pool;
-    pool = new Piscina({
+  const get = () =>
+    (pool ??= new Piscina({
       filename: workerFile(),
       minThreads: 0,
       maxThreads: opts.maxThreads,
       idleTimeout: opts.idleTimeout,
       // Dev mode runs TypeScript through tsx: the worker inherits the loader from execArgv.
       execArgv: process.execArgv,
-    });
-    pool.on("workerDestroy", shrunk);
-    return pool;
+    }));
+  const imagesIdle = () => {
+    Promise.resolve()
+      .then(opts.onImagesIdle ?? (() => trimAndLog(opts.log)))
+      .catch((err: unknown) => opts.log.warn("could not trim the native heap", { err: err instanceof Error ? err.message : String(err) }));
   };
-  const images = createProcessRunner({ file: processWorkerFile(), maxConcurrent: opts.maxThreads, idleTimeout: opts.idleTimeout, log: opts.log, onIdleExit: shrunk });
+  const images = createProcessRunner({ file: processWorkerFile(), maxConcurrent: opts.maxThreads, idleTimeout: opts.idleTimeout, log: opts.log, onIdleExit: imagesIdle });
   return {
     run<T>(task: string, payload: unknown): Promise<T> {
       if (PROCESS_TASKS.has(task)) return images.run<T>(task, payload);
       return get().run({ task, payload }) as Promise<T>;
     },
-    threads: alive,
+    threads() {
+      return (pool ? pool.threads.length : 0) + images.alive();
+    },
     async close() {
-      closed = true;
-      if (settle) clearTimeout(settle);
       const p = pool;
       pool = undefined;
       await Promise.all([p?.destroy(), images.close()]);

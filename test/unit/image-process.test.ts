@@ -57,10 +57,10 @@ test("closing the pool rejects the image tasks still waiting", async () => {
   await assert.rejects(pool.run("processMediaImage", {}), /worker pool closed/);
 });
 
-test("once the image process has gone idle the pool trims the native heap", async (t) => {
+test("once the image process has gone idle, the pool trims the native heap", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "roost-image-process-"));
   let trims = 0;
-  const pool = createWorkerPool({ maxThreads: 1, idleTimeout: 200, log: createLog("silent"), onShrunk: () => trims++ });
+  const pool = createWorkerPool({ maxThreads: 1, idleTimeout: 200, log: createLog("silent"), onImagesIdle: () => trims++ });
   t.after(async () => {
     await pool.close();
     rmSync(dir, { recursive: true, force: true });
@@ -71,5 +71,5 @@ test("once the image process has gone idle the pool trims the native heap", asyn
   assert.ok(done.ok);
   assert.equal(trims, 0, "not while the process is alive");
   assert.ok(await eventually(() => pool.threads() === 0));
-  assert.ok(await eventually(() => trims === 1), "trimmed once the pool has shrunk");
+  assert.ok(await eventually(() => trims === 1), "trimmed once the image process has gone");
 });
