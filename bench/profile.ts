@@ -19,9 +19,10 @@ import { freePort, startServerProcess } from "./lib/server-process.ts";
 import { summarizeProfile } from "./lib/cpu-profile.ts";
 import type { Scenario } from "./scenario.ts";
 import { foundation } from "./scenarios/foundation.ts";
+import { search } from "./scenarios/search.ts";
 import { social } from "./scenarios/social.ts";
 
-const SCENARIOS: Record<string, Scenario<any>> = { foundation, social };
+const SCENARIOS: Record<string, Scenario<any>> = { foundation, social, search };
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bundleDir = join(root, "node_modules", ".cache", "roost-bench");
 
@@ -70,7 +71,7 @@ const profDir = join(dataDir, "cpu-profiles");
 const nodeArgs = values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
 const env: NodeJS.ProcessEnv = {};
 for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("ROOST_")) env[k] = v;
-Object.assign(env, { ROOST_BENCH_ROUTES: "1", ROOST_LOG_LEVEL: "warn" });
+Object.assign(env, { ROOST_BENCH_ROUTES: "1", ROOST_LOG_LEVEL: "warn", ROOST_BACKUP_SCHEDULE: "off" });
 const server = await startServerProcess({
   args: [...nodeArgs, join(bundleDir, "roost.mjs"), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port)],
   env,

@@ -33,10 +33,12 @@ import { coldStart100k } from "./scenarios/cold-start.ts";
 import { soak } from "./scenarios/soak.ts";
 import { prune } from "./scenarios/prune.ts";
 import { backfill } from "./scenarios/backfill.ts";
+import { archive } from "./scenarios/archive.ts";
+import { csvImport } from "./scenarios/csv-import.ts";
 
 const SCENARIOS: Record<string, Scenario<any>> = {
   foundation, social, inbox, "inbox-intake": inboxIntake, delivery, scheduled, media, streaming, search, admin, trends, push,
-  "cold-start": coldStart100k, soak, prune, backfill,
+  "cold-start": coldStart100k, soak, prune, backfill, archive, "csv-import": csvImport,
 };
 /** Run only when named: the soak takes 30 minutes. */
 const ON_REQUEST = new Set(["soak"]);

@@ -3,13 +3,12 @@
 // from spawning the process to the first 200 of GET /api/v1/timelines/public, five times, with
 // the runtime files already in place (the first start, which writes them, is reported apart).
 import { spawn } from "node:child_process";
-import { copyFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { configPath } from "../../src/config/config.ts";
 import { databasePath } from "../../src/services/init.ts";
+import { copyDataDir } from "../lib/data-copy.ts";
 import { freePort } from "../lib/server-process.ts";
 import { median } from "../lib/stats.ts";
 import type { Check, Metric, RunSummary, Scenario } from "../scenario.ts";
@@ -57,12 +56,9 @@ export function coldStartScenario(): Scenario<{ copyDir: string }> {
     async seed(app) {
       await social.seed(app);
       // A copy for the executable: the bench's own server keeps the original (one serve per data dir).
-      work = mkdtempSync(join(tmpdir(), "roost-cold-"));
-      const copyDir = join(work, "data");
-      cpSync(app.config.dataDir, copyDir, { recursive: true, filter: (src) => !src.startsWith(databasePath(app.config.dataDir)) });
-      await app.db.backup(databasePath(copyDir));
-      copyFileSync(configPath(app.config.dataDir), configPath(copyDir));
-      return { copyDir };
+      const copy = await copyDataDir(app.config.dataDir);
+      work = copy.work;
+      return { copyDir: copy.dataDir };
     },
     targets: () => [],
     async measure({ seed }) {

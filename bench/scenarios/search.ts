@@ -4,6 +4,7 @@
 // It also measures MiniSearch on the same documents in the bench process: the comparison that
 // src/search/DESIGN.md records (why statuses live in FTS5).
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -19,13 +20,16 @@ import { searchStatuses } from "../../src/services/status-search.ts";
 import { CLI_APP, ensureBuiltinApp, issueToken } from "../../src/services/tokens.ts";
 import { createUser } from "../../src/services/users.ts";
 import { findAccountById } from "../../src/storage/accounts.ts";
+import { copyDataDir } from "../lib/data-copy.ts";
 import { freePort, startServerProcess } from "../lib/server-process.ts";
 import { median, quantile } from "../lib/stats.ts";
 import type { Check, Metric, RunSummary, Scenario, Target, TargetResult } from "../scenario.ts";
 
-const ACCOUNTS = 10_000;
+// A smaller instance for a quick run: ROOST_BENCH_SEARCH_STATUSES=20000 ROOST_BENCH_SEARCH_ACCOUNTS=2000
+// (with --trials 1 --seconds 3). The budgets are stated for the defaults.
 const LOCAL_USERS = 20;
-const STATUSES = 100_000;
+const ACCOUNTS = Math.max(LOCAL_USERS + 8, Number(process.env.ROOST_BENCH_SEARCH_ACCOUNTS ?? 10_000));
+const STATUSES = Math.max(1, Number(process.env.ROOST_BENCH_SEARCH_STATUSES ?? 100_000));
 const DOMAINS = 50;
 const VOCABULARY = 5000;
 const CONNECTIONS = 8;
@@ -132,7 +136,7 @@ function seedStatuses(app: App, authors: { id: string; username: string; domain:
   const conversation = app.db.prepare("INSERT INTO conversations (id, created_at) VALUES (?, ?)");
   for (let done = 0; done < STATUSES; done += 10_000) {
     tx(app.db, () => {
-      for (let i = done; i < done + 10_000; i++) {
+      for (let i = done; i < Math.min(done + 10_000, STATUSES); i++) {
         const ms = start + i * step;
         const id = ((BigInt(ms) << 16n) | BigInt(i & 0xffff)).toString();
         const a = authors[Math.floor(rand() * authors.length)];
@@ -175,12 +179,13 @@ const ms = (v: number) => Math.round(v * 1000) / 1000;
  * matcher's vocabularies, statement caches) after answering every kind of query, and each
  * status query's in-process time on FTS5 against MiniSearch holding the same documents.
  */
-async function compareEngines(dataDir: string, seed: Seed): Promise<Metric[]> {
-  const open = () => createApp(loadConfig(dataDir, { logLevel: "warn", jobsAutorun: false }, {}));
-  // The server's own start (modules already loaded): open and check the database, start the
-  // search, listen, answer a first search. What a restart costs beyond loading Node's modules.
+async function compareEngines(dataDir: string, coldDir: string, seed: Seed): Promise<Metric[]> {
+  const open = (dir = dataDir) => createApp(loadConfig(dir, { logLevel: "warn", jobsAutorun: false }, {}));
+  // The server's own start (modules already loaded), on the copy of the data dir: open and
+  // check the database, start the search, listen, answer a first search. What a restart costs
+  // beyond loading Node's modules.
   const t0 = performance.now();
-  const running = await startServer(open(), { host: "127.0.0.1", port: 0 });
+  const running = await startServer(open(coldDir), { host: "127.0.0.1", port: 0 });
   let found = 0;
   let coldMs = 0;
   try {
@@ -217,7 +222,7 @@ async function compareEngines(dataDir: string, seed: Seed): Promise<Metric[]> {
     const miniHeap = heapUsed() - heap0;
     metrics.push(
       { name: "MiniSearch: heap per status (same documents)", value: Math.round(miniHeap / docs.length), unit: "B" },
-      { name: "MiniSearch: build of the 100k", value: Math.round(build * 10) / 10, unit: "s" },
+      { name: `MiniSearch: build of the ${Math.round(docs.length / 1000)}k`, value: Math.round(build * 10) / 10, unit: "s" },
       { name: "FTS5: index on disk per status", value: Math.round(seed.indexBytes / seed.indexed), unit: "B" },
     );
     for (const [name, q] of Object.entries(queries)) {
@@ -236,12 +241,15 @@ async function compareEngines(dataDir: string, seed: Seed): Promise<Metric[]> {
   }
 }
 
-/** A second server on the same data dir: time until it listens and until it answers a search. */
-async function coldStart(ctx: { dataDir: string; cliArgs(a: string[]): string[]; cliEnv: NodeJS.ProcessEnv }, seed: Seed, q: string) {
+/**
+ * A second server on `dataDir`, a copy of the bench instance's (`serve` refuses a data dir
+ * another serve runs on): time until it listens and until it answers a search.
+ */
+async function coldStart(ctx: { cliArgs(a: string[]): string[]; cliEnv: NodeJS.ProcessEnv }, dataDir: string, seed: Seed, q: string) {
   const port = await freePort();
   const t0 = performance.now();
   const server = await startServerProcess({
-    args: ctx.cliArgs(["serve", "--data-dir", ctx.dataDir, "--host", "127.0.0.1", "--port", String(port)]),
+    args: ctx.cliArgs(["serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port)]),
     env: { ...ctx.cliEnv, ROOST_JOBS_AUTORUN: "false" },
   });
   const listening = performance.now() - t0;
@@ -323,18 +331,23 @@ export const search: Scenario<Seed> = {
       { name: "statuses indexed", value: ctx.seed.indexed, unit: "" },
       { name: "in-process index build of the seed", value: Math.round(ctx.seed.buildSeconds * 10) / 10, unit: "s" },
     ];
-    const listening: number[] = [];
-    const answered: number[] = [];
-    for (let i = 0; i < ctx.trials; i++) {
-      const r = await coldStart(ctx, ctx.seed, word(4));
-      listening.push(r.listening);
-      answered.push(r.answered);
+    const copy = await copyDataDir(ctx.dataDir);
+    try {
+      const listening: number[] = [];
+      const answered: number[] = [];
+      for (let i = 0; i < ctx.trials; i++) {
+        const r = await coldStart(ctx, copy.dataDir, ctx.seed, word(4));
+        listening.push(r.listening);
+        answered.push(r.answered);
+      }
+      metrics.push(
+        { name: "cold start: listening", value: Math.round(median(listening)), unit: "ms", trials: listening.map(Math.round) },
+        { name: "cold start: first search answered", value: Math.round(median(answered)), unit: "ms", trials: answered.map(Math.round) },
+      );
+      metrics.push(...(await compareEngines(ctx.dataDir, copy.dataDir, ctx.seed)));
+    } finally {
+      rmSync(copy.work, { recursive: true, force: true });
     }
-    metrics.push(
-      { name: "cold start: listening", value: Math.round(median(listening)), unit: "ms", trials: listening.map(Math.round) },
-      { name: "cold start: first search answered", value: Math.round(median(answered)), unit: "ms", trials: answered.map(Math.round) },
-    );
-    metrics.push(...(await compareEngines(ctx.dataDir, ctx.seed)));
     const r = await reindex(ctx);
     metrics.push({ name: "roost search reindex (CLI, beside the server)", value: Math.round(r.seconds * 10) / 10, unit: "s" });
     console.error(`reindex counts: ${JSON.stringify(r.counts)}`);

@@ -39,6 +39,8 @@ export interface Config {
   maxBodyBytes: number;
   maxMediaBytes: number;
   maxImageBytes: number;
+  /** Largest Mastodon archive accepted by the post history import (settings page). */
+  maxArchiveImportBytes: number;
   maxStatusChars: number;
   maxMediaAttachments: number;
   /**
@@ -201,6 +203,13 @@ export interface Config {
   samlIdpCert: string;
   /** This server's entity id; empty: <base URL>/auth/auth/saml/metadata. */
   samlIssuer: string;
+  /**
+   * This server's own certificate and private key (PEM; Mastodon's SAML_CERT, SAML_PRIVATE_KEY):
+   * with both set, AuthnRequests are signed, encrypted assertions can be decrypted, and the SP
+   * metadata lists the certificate. Either alone is ignored.
+   */
+  samlCert: string;
+  samlPrivateKey: string;
   samlDisplayName: string;
   /** Attribute holding the user id; empty: the NameID (Mastodon's SAML_UID_ATTRIBUTE). */
   samlUidAttribute: string;
@@ -243,6 +252,7 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   maxBodyBytes: { kind: "int", min: 1024, def: 1024 * 1024 },
   maxMediaBytes: { kind: "int", min: 1024, def: 40 * 1024 * 1024 },
   maxImageBytes: { kind: "int", min: 1024, def: 16 * 1024 * 1024 },
+  maxArchiveImportBytes: { kind: "int", min: 1024, def: 2 * 1024 * 1024 * 1024 },
   maxStatusChars: { kind: "int", min: 1, max: 100000, def: 500 },
   maxMediaAttachments: { kind: "int", min: 0, max: 20, def: 4 },
   mediaSyncWaitMs: { kind: "int", min: 0, max: 600_000, def: 10_000 },
@@ -324,6 +334,8 @@ const SCHEMA: Record<Exclude<keyof Config, "dataDir">, { kind: Kind; min?: numbe
   samlEntryPoint: { kind: "string", def: "" },
   samlIdpCert: { kind: "string", def: "" },
   samlIssuer: { kind: "string", def: "" },
+  samlCert: { kind: "string", def: "" },
+  samlPrivateKey: { kind: "string", def: "" },
   samlDisplayName: { kind: "string", def: "SAML" },
   samlUidAttribute: { kind: "string", def: "" },
   // Mastodon's defaults: eduPerson/LDAP OIDs for mail and displayName.

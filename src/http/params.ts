@@ -184,12 +184,14 @@ export async function readParams(event: H3Event, limits: BodyLimits): Promise<Pa
   const merged = parseQueryString(event.url.search);
   const method = event.req.method;
   if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
-    const ct = (event.req.headers.get("content-type") ?? "").toLowerCase();
+    const rawCt = event.req.headers.get("content-type") ?? "";
+    const ct = rawCt.toLowerCase();
     if (ct.startsWith("multipart/form-data")) {
       const buf = await readLimited(event.req, limits.multipart);
       let form: FormData;
       try {
-        form = await new Response(buf as Uint8Array<ArrayBuffer>, { headers: { "content-type": ct } }).formData();
+        // The header as sent: the boundary is case-sensitive (Chromium's ----WebKitFormBoundary...).
+        form = await new Response(buf as Uint8Array<ArrayBuffer>, { headers: { "content-type": rawCt } }).formData();
       } catch {
         throw new ApiError(400, "Malformed multipart body");
       }

@@ -70,6 +70,7 @@ import { registerSettingsMoveRoutes } from "./routes/settings/move.ts";
 import { registerSettingsDeleteRoutes } from "./routes/settings/delete.ts";
 import { registerImportExportRoutes } from "./routes/settings/import-export.ts";
 import { registerArchiveRoutes } from "./routes/settings/archive.ts";
+import { registerPostImportRoutes } from "./routes/settings/post-import.ts";
 import { registerAdminMetricsRoutes } from "./routes/api/v1/admin/metrics.ts";
 import { registerIdentityProofsRoutes } from "./routes/api/v1/identity-proofs.ts";
 import { registerSettingsRoutes } from "./routes/settings/register.ts";
@@ -136,6 +137,7 @@ export function registerRoutes(app: App, r: Router): void {
   registerSettingsDeleteRoutes(app, r);
   registerImportExportRoutes(app, r);
   registerArchiveRoutes(app, r);
+  registerPostImportRoutes(app, r);
   registerAdminMetricsRoutes(app, r);
   registerIdentityProofsRoutes(app, r);
   registerSettingsRoutes(app, r);

@@ -17,6 +17,8 @@ export interface UploadedFile {
   /** In the staging area; a service that keeps the file moves it from here. */
   path: string;
   size: number;
+  /** The name the client gave the file ("" when none). */
+  filename: string;
 }
 
 export interface UploadBody {
@@ -113,7 +115,7 @@ function parse(
       void Promise.all(writes).then(() => (failure || fallback ? reject(failure ?? fallback) : resolve()));
     };
 
-    parser.on("file", (name, stream) => {
+    parser.on("file", (name, stream, info) => {
       const max = Object.hasOwn(fileLimits, name) ? fileLimits[name] : undefined;
       if (max === undefined || files[name] || failure || settled) {
         stream.resume();
@@ -121,7 +123,7 @@ function parse(
       }
       const path = newStagedPath(app);
       staged.push(path);
-      const file: UploadedFile = { path, size: 0 };
+      const file: UploadedFile = { path, size: 0, filename: info.filename ?? "" };
       files[name] = file;
       const out = createWriteStream(path);
       open.add(out);

@@ -38,6 +38,7 @@ import { MAIL_SEND_JOB } from "../mail/queue.ts";
 import { IMPORT_JOB, processImport } from "../services/csv-import.ts";
 import { ARCHIVE_CLEANUP_TASK, ARCHIVE_JOB, cleanupArchives } from "../services/account-archives.ts";
 import { handleArchiveBuild } from "./handlers/archive-build.ts";
+import { POST_IMPORT_JOB, processPostImport } from "../services/post-import.ts";
 
 const HOUR = 3600_000;
 
@@ -66,7 +67,9 @@ export function registerJobHandlers(app: App): void {
   app.jobs.register(REBUILD_JOB, handleSearchRebuild, { queue: "search" });
   app.jobs.register(AUTHOR_JOB, handleSearchAuthor, { queue: "search" });
   app.jobs.every(REFRESH_TASK, REFRESH_EVERY_MS, (a) => void refreshTrends(a));
-  app.jobs.every(SUGGESTIONS_REFRESH_TASK, SUGGESTIONS_REFRESH_EVERY_MS, (a) => void refreshSuggestions(a));
+  app.jobs.every(SUGGESTIONS_REFRESH_TASK, SUGGESTIONS_REFRESH_EVERY_MS, async (a) => {
+    await refreshSuggestions(a);
+  });
   app.jobs.every("tag-history.trim", 24 * HOUR, trimTagHistory);
   registerFederationJobs(app);
   // Its own queue: a thread walk waits on other servers (bounded by threadBackfillTimeout).
@@ -95,5 +98,7 @@ export function registerJobHandlers(app: App): void {
   // Its own queue: an import's remote look-ups are slow and must not hold up deliveries.
   app.jobs.register(IMPORT_JOB, processImport, { queue: "imports" });
   app.jobs.register(ARCHIVE_JOB, handleArchiveBuild, { queue: "imports" });
+  // A batch of posts per run, re-enqueued while posts remain: CSV imports get their turn.
+  app.jobs.register(POST_IMPORT_JOB, processPostImport, { queue: "imports" });
   app.jobs.every(ARCHIVE_CLEANUP_TASK, 6 * HOUR, cleanupArchives);
 }

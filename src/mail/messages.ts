@@ -98,3 +98,12 @@ export function archiveReadyMail(app: App, to: string, username: string): MailMe
     { link: `${app.baseUrl}/settings/archive`, label: "Download your archive" },
   ]);
 }
+
+/** Two-factor recovery codes were regenerated (UserMailer#two_factor_recovery_codes_changed). */
+export function recoveryCodesChangedMail(app: App, to: string, username: string): MailMessage {
+  return compose(app, to, `${app.config.title}: two-factor recovery codes changed`, [
+    `Hello @${username},`,
+    "New recovery codes for two-factor authentication were generated for your account, and the old ones no longer work. If you did not do this, change your password and check your sign-in sessions:",
+    { link: `${app.baseUrl}/settings/sessions`, label: "Your sessions" },
+  ]);
+}

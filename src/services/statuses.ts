@@ -237,6 +237,8 @@ export interface StatusDraft {
    * out (no home or list rows, no notifications), streamed or federated.
    */
   backfill?: boolean;
+  /** False for posts written in bulk (an imported archive): their links are not crawled for cards. */
+  crawlCard?: boolean;
 }
 
 /**
@@ -313,7 +315,7 @@ export function persistStatus(app: App, d: StatusDraft): Status {
     if (parent && (d.visibility === "public" || d.visibility === "unlisted")) adjustStatusCounter(db, parent.id, "replies_count", 1);
     if (!d.backfill) app.jobs.enqueue("status.fanout", { statusId: id });
     // The seed: no crawl for a post with a content warning. One attempt, as Mastodon's LinkCrawlWorker.
-    if (wantsCard(d)) app.jobs.enqueue(CARD_FETCH_JOB, { statusId: id }, { maxAttempts: 1 });
+    if (d.crawlCard !== false && wantsCard(d)) app.jobs.enqueue(CARD_FETCH_JOB, { statusId: id }, { maxAttempts: 1 });
     if (d.idempotencyKey) saveIdempotencyKey(db, d.author.id, d.idempotencyKey, id, now);
     indexStatuses(db, [id]);
     const saved = findStatusById(db, id)!;

@@ -20,6 +20,8 @@ import {
   upsertPendingOtp,
   type UserOtp,
 } from "../storage/two-factor.ts";
+import { enqueueMail } from "../mail/queue.ts";
+import { recoveryCodesChangedMail } from "../mail/messages.ts";
 import { openSession, refusal } from "./web-sessions.ts";
 
 // Two-factor authentication with TOTP (RFC 6238: 6 digits, 30 s, SHA-1, what every
@@ -191,19 +193,42 @@ export function removeTwoFactor(app: App, userId: string): void {
 
 export type DisableResult = { ok: true } | { ok: false; reason: "wrong" } | { ok: false; reason: "throttled"; retryMs: number };
 
+/** A change to two-factor itself needs the password or a second factor (a wrong code counts towards the throttle). */
+async function checkProof(app: App, user: User, proof: { password?: string; code?: string }): Promise<DisableResult> {
+  if (proof.password && proof.password.length <= 1000 && user.passwordHash && (await verifyPassword(proof.password, user.passwordHash))) return { ok: true };
+  if (proof.code) return checkSecondFactor(app, user.id, proof.code);
+  return { ok: false, reason: "wrong" };
+}
+
 /** The user turns two-factor off, proving it is them with the password or a code. */
 export async function disableTwoFactor(app: App, user: User, proof: { password?: string; code?: string }): Promise<DisableResult> {
   if (findUserOtp(app.db, user.id)?.enabledAt == null) return { ok: true };
-  let ok = false;
-  if (proof.password && proof.password.length <= 1000 && user.passwordHash) ok = await verifyPassword(proof.password, user.passwordHash);
-  if (!ok && proof.code) {
-    const check = checkSecondFactor(app, user.id, proof.code);
-    if (!check.ok) return check;
-    ok = true;
-  }
-  if (!ok) return { ok: false, reason: "wrong" };
+  const proved = await checkProof(app, user, proof);
+  if (!proved.ok) return proved;
   removeTwoFactor(app, user.id);
   return { ok: true };
+}
+
+export type RegenerateResult = { ok: true; codes: string[] } | { ok: false; reason: "off" | "wrong" } | { ok: false; reason: "throttled"; retryMs: number };
+
+/**
+ * New recovery codes replace the old ones, which stop working (Mastodon's
+ * Settings::TwoFactorAuthentication::RecoveryCodesController#create, behind its password
+ * challenge; here the password or a current code, as for disabling, so an account signed in
+ * through an external provider without a password can do it too). The user is told by e-mail
+ * (Mastodon's UserMailer#two_factor_recovery_codes_changed).
+ */
+export async function regenerateRecoveryCodes(app: App, user: User, username: string, proof: { password?: string; code?: string }): Promise<RegenerateResult> {
+  if (findUserOtp(app.db, user.id)?.enabledAt == null) return { ok: false, reason: "off" };
+  const proved = await checkProof(app, user, proof);
+  if (!proved.ok) return proved;
+  const { codes, hashes } = newRecoveryCodes();
+  tx(app.db, () => {
+    replaceRecoveryCodes(app.db, user.id, hashes);
+    enqueueMail(app, recoveryCodesChangedMail(app, user.email, username));
+  });
+  app.log.info("two-factor recovery codes regenerated", { userId: user.id });
+  return { ok: true, codes };
 }
 
 /** Abandons a set-up that was never confirmed. */

@@ -5,11 +5,11 @@
 // memorial; not the viewer, nor followed or requested by it, blocked either way, muted, on a
 // domain it blocks, or dismissed.
 import { type DB, type Row, stmt, str } from "../db/db.ts";
-import { idAt, type Id } from "../lib/ids.ts";
+import type { Id } from "../lib/ids.ts";
 import { LISTED, NOT_EXCLUDED } from "./directory.ts";
 
 export type GlobalReason = "most_followed" | "most_interactions";
-const REASONS: readonly GlobalReason[] = ["most_followed", "most_interactions"];
+export const REASONS: readonly GlobalReason[] = ["most_followed", "most_interactions"];
 
 const SUGGESTIBLE = `${LISTED} AND a.memorial = 0 AND a.id <> @viewer AND ${NOT_EXCLUDED}
   AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.account_id = @viewer AND f.target_account_id = a.id)
@@ -98,40 +98,85 @@ export interface FollowRecommendation {
   reasons: GlobalReason[];
 }
 
+// The global ranking (Mastodon's follow_recommendations view) is computed by the periodic task
+// (suggestions/refresh.ts) from the pages these functions read, each bounded by a row count
+// and read through an index, so that the task can let requests in between them.
+
 /**
- * The global ranking (Mastodon's follow_recommendations view): most_followed, by local users
- * active in the last 30 days (at least 5 of them), and most_interactions, boosts and favourites
- * of the account's posts of the last 30 days (at least 5). Only unlocked accounts that opted
- * into discovery, neither suspended, silenced nor moved. Rank: n / (1 + n) per reason, summed.
- * A read: the caller writes the result in a short transaction of its own.
+ * Followers that count for most_followed: the accounts of local users active since `since`
+ * (user_activity_days), in id order.
  */
-export function rankFollowRecommendations(db: DB, now: number, windowMs: number, minimum: number): FollowRecommendation[] {
-  const rows = stmt(
-    db,
-    `SELECT t.account_id, sum(t.n * 1.0 / (1 + t.n)) AS rank, json_group_array(t.reason) AS reasons FROM (
-       SELECT f.target_account_id AS account_id, count(*) AS n, 'most_followed' AS reason
-       FROM follows f JOIN users u ON u.account_id = f.account_id
-       WHERE EXISTS (SELECT 1 FROM user_activity_days d WHERE d.user_id = u.id AND d.day >= @since)
-       GROUP BY f.target_account_id HAVING count(*) >= @minimum
-       UNION ALL
-       SELECT s.account_id, sum(s.reblogs_count + s.favourites_count), 'most_interactions'
-       FROM statuses s WHERE s.id >= @sinceId AND s.deleted_at IS NULL AND s.reblog_of_id IS NULL
-       GROUP BY s.account_id HAVING sum(s.reblogs_count + s.favourites_count) >= @minimum
-     ) t JOIN accounts a ON a.id = t.account_id
-     WHERE a.discoverable = 1 AND a.locked = 0 AND a.suspended_at IS NULL AND a.silenced_at IS NULL AND a.moved_to_account_id IS NULL
-     GROUP BY t.account_id`,
-  ).all({ since: now - windowMs, sinceId: BigInt(idAt(now - windowMs)) & ~0xffffn, minimum }) as Row[];
-  return rows.map((r) => {
-    const reasons = JSON.parse(r.reasons as string) as string[];
-    return { accountId: str(r.account_id), rank: Number(r.rank), reasons: REASONS.filter((x) => reasons.includes(x)) };
-  });
+export function activeLocalAccountIds(db: DB, since: number): Id[] {
+  return (
+    stmt(
+      db,
+      `SELECT u.account_id FROM users u
+       WHERE EXISTS (SELECT 1 FROM user_activity_days d WHERE d.user_id = u.id AND d.day >= @since) ORDER BY u.account_id`,
+    )
+      .pluck()
+      .all({ since }) as bigint[]
+  ).map(str);
 }
 
-/** Replaces the stored ranking. */
-export function replaceFollowRecommendations(db: DB, list: FollowRecommendation[]): void {
-  stmt(db, "DELETE FROM follow_recommendations").run();
-  const insert = stmt(db, "INSERT INTO follow_recommendations (account_id, rank, reasons) VALUES (?, ?, ?)");
-  for (const r of list) insert.run(BigInt(r.accountId), r.rank, JSON.stringify(r.reasons));
+/** One page of whom `followerId` follows, by follow id after `afterId` (follows_account). */
+export function followedPage(db: DB, followerId: Id, afterId: Id, limit: number): { id: Id; targetId: Id }[] {
+  const rows = stmt(db, "SELECT id, target_account_id AS target FROM follows WHERE account_id = @follower AND id > @after ORDER BY id LIMIT @limit")
+    .raw()
+    .all({ follower: BigInt(followerId), after: BigInt(afterId), limit }) as [bigint, bigint][];
+  return rows.map(([id, target]) => ({ id: str(id), targetId: str(target) }));
+}
+
+/**
+ * One page of the posts after `afterId` (boosts and deleted posts left out), in id order: each
+ * one's author and its boosts plus favourites (most_interactions).
+ */
+export function interactionsPage(db: DB, afterId: bigint, limit: number): { id: bigint; accountId: Id; n: number }[] {
+  const rows = stmt(
+    db,
+    `SELECT id, account_id, reblogs_count + favourites_count FROM statuses
+     WHERE id > @after AND deleted_at IS NULL AND reblog_of_id IS NULL ORDER BY id LIMIT @limit`,
+  )
+    .raw()
+    .all({ after: afterId, limit }) as [bigint, bigint, number][];
+  return rows.map(([id, account, n]) => ({ id, accountId: str(account), n: Number(n) }));
+}
+
+/**
+ * Among `ids`, the accounts the global ranking may name: unlocked, opted into discovery,
+ * neither suspended, silenced nor moved.
+ */
+export function rankableAccountIds(db: DB, ids: Id[]): Set<Id> {
+  const rows = stmt(
+    db,
+    `SELECT a.id FROM json_each(@ids) j CROSS JOIN accounts a ON a.id = j.value
+     WHERE a.discoverable = 1 AND a.locked = 0 AND a.suspended_at IS NULL AND a.silenced_at IS NULL AND a.moved_to_account_id IS NULL`,
+  )
+    .pluck()
+    .all({ ids: `[${ids.join(",")}]` }) as bigint[];
+  return new Set(rows.map(str));
+}
+
+/** One page of the stored ranking, by account id after `afterId`; reasons as stored (JSON). */
+export function followRecommendationsPage(db: DB, afterId: Id, limit: number): { accountId: Id; rank: number; reasons: string }[] {
+  const rows = stmt(db, "SELECT account_id, rank, reasons FROM follow_recommendations WHERE account_id > @after ORDER BY account_id LIMIT @limit")
+    .raw()
+    .all({ after: BigInt(afterId), limit }) as [bigint, number, string][];
+  return rows.map(([id, rank, reasons]) => ({ accountId: str(id), rank, reasons }));
+}
+
+/** Stores these accounts' rank and reasons (added or replaced). */
+export function upsertFollowRecommendations(db: DB, list: FollowRecommendation[]): void {
+  const upsert = stmt(
+    db,
+    `INSERT INTO follow_recommendations (account_id, rank, reasons) VALUES (?, ?, ?)
+     ON CONFLICT (account_id) DO UPDATE SET rank = excluded.rank, reasons = excluded.reasons`,
+  );
+  for (const r of list) upsert.run(BigInt(r.accountId), r.rank, JSON.stringify(r.reasons));
+}
+
+/** Drops these accounts from the stored ranking. */
+export function deleteFollowRecommendations(db: DB, accountIds: Id[]): void {
+  stmt(db, "DELETE FROM follow_recommendations WHERE account_id IN (SELECT value FROM json_each(?))").run(`[${accountIds.join(",")}]`);
 }
 
 /** DELETE /api/v1/suggestions/:account_id: never suggested to this viewer again. */

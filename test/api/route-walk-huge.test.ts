@@ -153,6 +153,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /settings/two_factor_authentication/setup": (h) => [{ authenticity_token: h }],
     "POST /settings/two_factor_authentication/confirm": (h) => [{ authenticity_token: h }, { code: h }],
     "POST /settings/two_factor_authentication/disable": (h) => [{ authenticity_token: h }, { password: h, code: h }],
+    "POST /settings/two_factor_authentication/recovery_codes": (h) => [{ authenticity_token: h }, { password: h, code: h }],
     "POST /auth/sign_in/two_factor": (h) => [{ authenticity_token: h }, { code: h, return_to: h }],
     "POST /settings/aliases": (h) => [{ authenticity_token: h }, { acct: h }],
     "POST /settings/aliases/remove": (h) => [{ authenticity_token: h }, { alias: h }],
@@ -160,6 +161,7 @@ test("1 MB values for every text parameter are refused quickly and never stall t
     "POST /settings/delete": (h) => [{ authenticity_token: h }, { password: h }],
     "POST /settings/archive": (h) => [{ authenticity_token: h }],
     "POST /settings/imports": (h) => [{ authenticity_token: h }, { form_import: { type: h, mode: h } }],
+    "POST /settings/post_import": (h) => [{ authenticity_token: h }, form({ authenticity_token: h, send_to_followers: h }, true)],
     "PATCH /api/v1/accounts/update_credentials": (h) => [
       { display_name: h },
       { note: h },

@@ -42,6 +42,8 @@ const PARAM_NAMES = [
   "alias",
   // The settings import form.
   "form_import",
+  // The post history import form.
+  "archive", "send_to_followers",
   // External sign-in (CAS and OIDC are configured for the walk, pointing at a closed port).
   "ticket", "return_to", "SAMLResponse", "RelayState",
 ];

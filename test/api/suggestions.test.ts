@@ -58,7 +58,7 @@ test("suggestions: featured, friends of friends and the global ranking, merged w
     await s.api(p, "POST", `/api/v1/statuses/${ivyPost.id}/${i < 3 ? "favourite" : "reblog"}`);
   }
   await s.drainJobs();
-  assert.equal(refreshSuggestions(s.app), 2);
+  assert.equal(await refreshSuggestions(s.app), 2);
 
   const res = await s.req(viewer, "GET", "/api/v2/suggestions");
   assert.equal(res.status, 200);
@@ -108,6 +108,21 @@ test("suggestions: featured, friends of friends and the global ranking, merged w
       ["feature", "Account", "fay", { featured: [false, true] }],
     ],
   );
+
+  // The refresh again (it rewrites only what changed): lou gains a fifth and sixth follower
+  // among active local users (6/7 ranks him above ivy's 5/6); max locks his account and leaves
+  // the global sources.
+  const [p5, p6] = [await s.user("p5"), await s.user("p6")];
+  for (const p of [p5, p6]) await s.api(p, "POST", `/api/v1/accounts/${lou.id}/follow`);
+  await s.api(max, "PATCH", "/api/v1/accounts/update_credentials", { locked: true });
+  await s.drainJobs();
+  assert.equal(await refreshSuggestions(s.app), 2);
+  assert.deepEqual(acctSources(await s.api(viewer, "GET", "/api/v2/suggestions")), ["lou most_followed", "ivy most_interactions"]);
+  // Three more favourites of ivy's post: 8/9 ranks her first again.
+  for (const p of [p5, p6, amy]) await s.api(p, "POST", `/api/v1/statuses/${ivyPost.id}/favourite`);
+  await s.drainJobs();
+  assert.equal(await refreshSuggestions(s.app), 2);
+  assert.deepEqual(acctSources(await s.api(viewer, "GET", "/api/v2/suggestions")), ["ivy most_interactions", "lou most_followed"]);
 
   // Tokens: a user token with read:accounts (write:accounts to dismiss).
   assert.equal((await s.req(null, "GET", "/api/v2/suggestions")).status, 401);

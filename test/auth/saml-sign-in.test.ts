@@ -4,41 +4,21 @@
 // replayed response and a replayed assertion id are each refused.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { inflateRawSync } from "node:zlib";
-import { SignedXml } from "xml-crypto";
 import { startTestServer } from "../helpers/server.ts";
 import { Browser, formWithButton } from "../api/oauth-helpers.ts";
-
-const IDP = "https://idp.example/saml";
-const pair = () => generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
-const idpKeys = pair();
-const otherKeys = pair();
-
-function respond(o: { requestId: string; callback: string; audience: string; nameId: string; assertionId?: string; key?: string }): string {
-  const now = new Date();
-  const iso = (ms: number) => new Date(now.getTime() + ms).toISOString();
-  const assertionId = o.assertionId ?? `_a${randomUUID()}`;
-  const xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${iso(0)}" Destination="${o.callback}" InResponseTo="${o.requestId}"><saml:Issuer>${IDP}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status><saml:Assertion ID="${assertionId}" Version="2.0" IssueInstant="${iso(0)}"><saml:Issuer>${IDP}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${o.nameId}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${o.requestId}" NotOnOrAfter="${iso(300_000)}" Recipient="${o.callback}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(-60_000)}" NotOnOrAfter="${iso(300_000)}"><saml:AudienceRestriction><saml:Audience>${o.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(0)}" SessionIndex="_s1"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement><saml:Attribute Name="urn:oid:0.9.2342.19200300.100.1.3"><saml:AttributeValue>${o.nameId}@idp.example</saml:AttributeValue></saml:Attribute><saml:Attribute Name="urn:oid:2.16.840.1.113730.3.1.241"><saml:AttributeValue>Gina G</saml:AttributeValue></saml:Attribute></saml:AttributeStatement></saml:Assertion></samlp:Response>`;
-  const sig = new SignedXml({
-    privateKey: o.key ?? idpKeys.privateKey,
-    signatureAlgorithm: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
-    canonicalizationAlgorithm: "http://www.w3.org/2001/10/xml-exc-c14n#",
-  });
-  sig.addReference({
-    xpath: "//*[local-name(.)='Assertion']",
-    digestAlgorithm: "http://www.w3.org/2001/04/xmlenc#sha256",
-    transforms: ["http://www.w3.org/2000/09/xmldsig#enveloped-signature", "http://www.w3.org/2001/10/xml-exc-c14n#"],
-  });
-  sig.computeSignature(xml, { location: { reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: "after" } });
-  return Buffer.from(sig.getSignedXml()).toString("base64");
-}
+import { IDP, idpKeys, otherKeys, respond } from "./saml-idp.ts";
 
 test("SAML sign-in: signed assertion signs in; bad signature, tampering and replays are refused", async (t) => {
   const s = await startTestServer({ config: { samlEntryPoint: `${IDP}/sso`, samlIdpCert: idpKeys.publicKey, samlDisplayName: "University SAML", samlAssumeEmailVerified: true } });
   t.after(() => s.close());
   const callback = `${s.url}/auth/auth/saml/callback`;
   const audience = `${s.url}/auth/auth/saml/metadata`;
+  // The SP metadata names the audience checked; no certificate of ours is configured here.
+  const metadata = await (await fetch(audience)).text();
+  assert.match(metadata, new RegExp(`entityID="${audience}"`));
+  assert.match(metadata, new RegExp(`<AssertionConsumerService [^>]*Location="${callback}"`));
+  assert.ok(!metadata.includes("KeyDescriptor"));
 
   /** Presses the button; returns the AuthnRequest's id and the RelayState the IdP must send back. */
   async function start(b: Browser, signInPath = "/auth/sign_in") {

@@ -1,13 +1,15 @@
 // Two-factor authentication (issue 16 part 3) over plain HTTP: enabling needs a right code
 // (computed here with otpauth from the key the page shows), signing in then needs a code in a
 // second step with no session before it, wrong codes are refused and throttled per account,
-// a recovery code works once, a used code cannot be replayed, and disabling needs a proof.
+// a recovery code works once, a used code cannot be replayed, disabling needs a proof, and
+// regenerating the recovery codes needs one too and retires the old codes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as OTPAuth from "otpauth";
 import { Browser, PASSWORD, formWithButton } from "../api/oauth-helpers.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { countWebSessions } from "../../src/storage/web-sessions.ts";
+import { mailTo } from "../api/mail-helpers.ts";
 
 const SETTINGS = "/settings/two_factor_authentication";
 
@@ -158,4 +160,60 @@ test("disabling with a code; forms need the CSRF token", async (t) => {
   const done = await b.fetch(`${SETTINGS}/disable`, { form: { ...disable, code: codes[3] } });
   assert.deepEqual([done.status, done.location], [302, SETTINGS]);
   assert.match((await b.fetch(SETTINGS)).text, /is <strong>off<\/strong>/);
+});
+
+test("regenerating recovery codes: needs the password or a code, the old codes stop working, a mail tells the owner", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  let clock = Date.now();
+  s.app.now = () => clock;
+  await s.user("carol");
+  const b = new Browser(s.url);
+  await b.signIn("carol");
+  const { totp, codes: old } = await enable(s, b);
+  // One old code used: 9 left before regenerating.
+  const first = new Browser(s.url);
+  const f1 = await passwordStep(first, "carol");
+  assert.equal((await first.fetch("/auth/sign_in/two_factor", { form: { ...f1, code: old[0] } })).status, 302);
+
+  const on = await b.fetch(SETTINGS);
+  assert.match(on.text, /<strong id="recovery-left">9<\/strong>/);
+  const regen = formWithButton(on.text, "Generate new recovery codes").fields;
+  const noCsrf = await b.fetch(`${SETTINGS}/recovery_codes`, { form: { password: PASSWORD } });
+  assert.equal(noCsrf.status, 422);
+  assert.match(noCsrf.text, /Invalid authenticity token/);
+  const bad = await b.fetch(`${SETTINGS}/recovery_codes`, { form: { ...regen, password: "not it" } });
+  assert.equal(bad.status, 422);
+  assert.match(bad.text, /<p class="error" role="alert" id="recovery-error">Invalid password or two-factor code\.<\/p>/);
+  assert.match(bad.text, /id="recovery-password" [^>]*aria-describedby="recovery-error"/);
+
+  const ok = await b.fetch(`${SETTINGS}/recovery_codes`, { form: { ...regen, password: PASSWORD } });
+  assert.equal(ok.status, 200);
+  assert.equal(ok.headers.get("cache-control"), "no-store");
+  assert.match(ok.text, /New recovery codes were generated\. The old ones no longer work\./);
+  const fresh = [...ok.text.matchAll(/<li>([0-9a-f]{20})<\/li>/g)].map((m) => m[1]);
+  assert.equal(fresh.length, 10);
+  assert.equal(new Set([...fresh, ...old]).size, 20, "all new");
+  assert.match((await b.fetch(SETTINGS)).text, /<strong id="recovery-left">10<\/strong>/);
+  await s.drainJobs();
+  const [mail] = mailTo(s, "carol@example.test");
+  assert.equal(mail.subject, `${s.app.config.title}: two-factor recovery codes changed`);
+
+  // An old (unused) code is refused; a new one signs in.
+  const second = new Browser(s.url);
+  const f2 = await passwordStep(second, "carol");
+  assert.equal((await second.fetch("/auth/sign_in/two_factor", { form: { ...f2, code: old[1] } })).status, 422);
+  const good = await second.fetch("/auth/sign_in/two_factor", { form: { ...f2, code: fresh[0] } });
+  assert.deepEqual([good.status, good.location], [302, "/auth/sign_in"]);
+
+  // A current TOTP code is proof enough too (an account without a password); each regeneration replaces the set.
+  clock += 30_000;
+  const again = await b.fetch(`${SETTINGS}/recovery_codes`, { form: { ...regen, code: totp.generate({ timestamp: clock }) } });
+  assert.equal(again.status, 200);
+  const third = [...again.text.matchAll(/<li>([0-9a-f]{20})<\/li>/g)].map((m) => m[1]);
+  assert.equal(third.length, 10);
+  assert.ok(!third.some((c) => fresh.includes(c)));
+  const late = new Browser(s.url);
+  const f3 = await passwordStep(late, "carol");
+  assert.equal((await late.fetch("/auth/sign_in/two_factor", { form: { ...f3, code: fresh[1] } })).status, 422);
 });

@@ -124,3 +124,24 @@ test("a bad row is reported and the rest imported; overwrite drops what the file
   const [rel] = await s.api(erin, "GET", `/api/v1/accounts/relationships?id[]=${bob.id}`);
   assert.equal(rel.blocking, false);
 });
+
+test("a browser's multipart body with a mixed-case boundary (Chromium's) is read", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const d = s.app.config.domain;
+  const alice = await s.user("alice", { password: PASSWORD });
+  const bob = await s.user("bob");
+  const a = new Browser(s.url);
+  await a.signIn("alice");
+  const token = formWithButton((await a.fetch("/settings/import-export")).text, "Upload").fields.authenticity_token;
+  const boundary = "----WebKitFormBoundaryAbCdEfGh12345678";
+  const part = (name: string, value: string, file?: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${file}"\r\nContent-Type: text/csv` : ""}\r\n\r\n${value}\r\n`;
+  const body = part("authenticity_token", token) + part("form_import[type]", "following") + part("form_import[mode]", "merge") + part("form_import[data]", `bob@${d}\n`, "f.csv") + `--${boundary}--\r\n`;
+  const cookie = [...a.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  const res = await fetch(`${s.url}/settings/imports`, { method: "POST", body, headers: { cookie, accept: "text/html", "content-type": `multipart/form-data; boundary=${boundary}` }, redirect: "manual" });
+  assert.equal(res.status, 302, await res.text());
+  await s.drainJobs();
+  const [rel] = await s.api(alice, "GET", `/api/v1/accounts/relationships?id[]=${bob.id}`);
+  assert.equal(rel.following, true);
+});

@@ -25,17 +25,29 @@ export function samlCallbackUrl(app: App): string {
   return `${app.baseUrl}/auth/auth/saml/callback`;
 }
 
+/** Where the SP metadata is served (omniauth-saml's path under Mastodon's /auth/auth prefix), also the default entity id. */
+export const SAML_METADATA_PATH = "/auth/auth/saml/metadata";
+
+/** This server's certificate and key, when both are configured. */
+function spKeys(app: App): { cert: string; key: string } | null {
+  const { samlCert: cert, samlPrivateKey: key } = app.config;
+  return cert && key ? { cert, key } : null;
+}
+
 // node-saml (with its XML signature stack) is loaded on first use: idle memory stays small.
 async function saml(app: App): Promise<SAML> {
   const key = "saml:instance";
   let s = app.cache.get(key) as SAML | undefined;
   if (!s) {
     const { SAML, ValidateInResponseTo } = await import("@node-saml/node-saml");
+    const sp = spKeys(app);
     s = new SAML({
       entryPoint: app.config.samlEntryPoint,
       idpCert: app.config.samlIdpCert,
-      issuer: app.config.samlIssuer || `${app.baseUrl}/auth/auth/saml/metadata`,
+      issuer: app.config.samlIssuer || `${app.baseUrl}${SAML_METADATA_PATH}`,
       callbackUrl: samlCallbackUrl(app),
+      // With our own key: AuthnRequests are signed (rsa-sha256) and encrypted assertions decrypted.
+      ...(sp ? { privateKey: sp.key, publicCert: sp.cert, decryptionPvk: sp.key, signatureAlgorithm: "sha256" as const } : {}),
       wantAssertionsSigned: true,
       wantAuthnResponseSigned: false,
       validateInResponseTo: ValidateInResponseTo.always,
@@ -45,6 +57,15 @@ async function saml(app: App): Promise<SAML> {
     app.cache.set(key, s);
   }
   return s;
+}
+
+/**
+ * The SP metadata an IdP administrator imports: entity id, ACS URL (HTTP-POST), NameID format,
+ * and this server's certificate for signing and encryption when configured. Built by node-saml.
+ */
+export async function samlServiceProviderMetadata(app: App): Promise<string> {
+  const sp = spKeys(app);
+  return (await saml(app)).generateServiceProviderMetadata(sp?.cert ?? null, sp?.cert ?? null);
 }
 
 /** Where the browser was going, per AuthnRequest: the IdP's POST back is cross-site and carries no cookie of ours. */

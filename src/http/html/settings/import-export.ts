@@ -89,6 +89,8 @@ export function importExportPage(o: {
 <table><thead><tr><th scope="col">Data</th><th scope="col">Count</th><th scope="col">File</th></tr></thead><tbody>${rows}</tbody></table>
 ${o.error ? `<p class="error" role="alert">${esc(o.error)}</p>` : ""}
 ${importForm(o.csrf)}
-${importList(o.imports)}`;
+${importList(o.imports)}
+<h2>Import your posts</h2>
+<p>Bring your posts over from a Mastodon archive: <a href="/settings/post_import">import your posts</a>.</p>`;
   return layout({ title: "Import and export", body, nonce: o.nonce, style: STYLE });
 }

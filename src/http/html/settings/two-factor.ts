@@ -46,11 +46,13 @@ ${codeInput("confirm-code", "Enter the six-digit code the app shows", o.error)}
   );
 }
 
-export function recoveryCodesPage(o: { nonce: string; codes: string[] }): string {
+/** The recovery codes, shown once: after enabling, or after regenerating them (`regenerated`). */
+export function recoveryCodesPage(o: { nonce: string; codes: string[]; regenerated?: boolean }): string {
   const items = o.codes.map((c) => `<li>${esc(c)}</li>`).join("");
+  const status = o.regenerated ? "New recovery codes were generated. The old ones no longer work." : "Two-factor authentication is now <strong>on</strong>.";
   return page(
     o.nonce,
-    `<p role="status">Two-factor authentication is now <strong>on</strong>.</p>
+    `<p role="status">${status}</p>
 <h2>Recovery codes</h2>
 <p>Keep these somewhere safe. Each one signs you in once if you lose your phone. They are not shown again.</p>
 <ol class="codes" id="recovery-codes">${items}</ol>
@@ -58,10 +60,19 @@ export function recoveryCodesPage(o: { nonce: string; codes: string[] }): string
   );
 }
 
-export function twoFactorOnPage(o: { nonce: string; csrf: string; unusedRecoveryCodes: number; error?: string }): string {
+/** `error` belongs to the disable form, `recoveryError` to the form that regenerates the recovery codes. */
+export function twoFactorOnPage(o: { nonce: string; csrf: string; unusedRecoveryCodes: number; error?: string; recoveryError?: string }): string {
   return page(
     o.nonce,
     `<p>Two-factor authentication is <strong>on</strong>. Recovery codes left: <strong id="recovery-left">${o.unusedRecoveryCodes}</strong>.</p>
+<h2>Recovery codes</h2>
+<p class="muted">New codes replace the ones you have, which then stop working. Confirm with your password or with a current code.</p>
+${errorBlock("recovery-error", o.recoveryError)}
+<form method="post" action="${TWO_FACTOR_PATH}/recovery_codes">${hidden("authenticity_token", o.csrf)}
+<label for="recovery-password">Password</label>
+<input id="recovery-password" name="password" type="password" autocomplete="current-password"${describedBy("recovery-error", o.recoveryError)}>
+${codeInput("recovery-code", "Or a two-factor or recovery code", undefined)}
+<div class="actions"><button type="submit" class="secondary">Generate new recovery codes</button></div></form>
 <h2>Turn it off</h2>
 ${errorBlock("disable-error", o.error)}
 <form method="post" action="${TWO_FACTOR_PATH}/disable">${hidden("authenticity_token", o.csrf)}

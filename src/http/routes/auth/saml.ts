@@ -1,4 +1,5 @@
-// SAML sign-in at Mastodon's omniauth paths (/auth/auth/saml, /auth/auth/saml/callback). The
+// SAML sign-in at Mastodon's omniauth paths (/auth/auth/saml, /auth/auth/saml/callback, and the
+// SP metadata at /auth/auth/saml/metadata as omniauth-saml serves it, application/xml). The
 // callback is the IdP's cross-site POST: no CSRF token and no cookie of ours come with it; the
 // signed Response answering our own AuthnRequest (services/external-auth/saml.ts) stands in.
 import type { App } from "../../../app.ts";
@@ -6,7 +7,7 @@ import type { Router } from "../../router.ts";
 import { readAppParams } from "../../params.ts";
 import { csrfValid } from "../../cookies.ts";
 import { redirectTo } from "../../html/layout.ts";
-import { samlAuthorizeUrl, samlEnabled, samlIdentity } from "../../../services/external-auth/saml.ts";
+import { SAML_METADATA_PATH, samlAuthorizeUrl, samlEnabled, samlIdentity, samlServiceProviderMetadata } from "../../../services/external-auth/saml.ts";
 import { invalidCsrfPage, safeReturnTo } from "../oauth/sessions.ts";
 import { finishFlow, externalFailurePage } from "./external-flow.ts";
 import { ApiError } from "../../../errors.ts";
@@ -20,6 +21,13 @@ export function registerSamlRoutes(app: App, r: Router): void {
     const p = await readAppParams(app, event);
     if (!csrfValid(app, event, p.str("authenticity_token"))) return invalidCsrfPage(event);
     return redirectTo(event, await samlAuthorizeUrl(app, randomToken(24), safeReturnTo(p.str("return_to"))));
+  });
+
+  r.get(SAML_METADATA_PATH, async (event) => {
+    if (!samlEnabled(app)) throw new ApiError(404, "Record not found");
+    const xml = await samlServiceProviderMetadata(app);
+    event.res.headers.set("content-type", "application/xml; charset=utf-8");
+    return xml;
   });
 
   r.post("/auth/auth/saml/callback", async (event) => {

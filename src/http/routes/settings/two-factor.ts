@@ -24,6 +24,7 @@ import {
   confirmTwoFactorSetup,
   disableTwoFactor,
   pendingTwoFactorSetup,
+  regenerateRecoveryCodes,
   twoFactorState,
 } from "../../../services/two-factor.ts";
 import { createThrottle } from "../../../lib/rate-limit.ts";
@@ -48,12 +49,12 @@ export function registerTwoFactorRoutes(app: App, r: Router): void {
   const cookiesOf = (c: { setCookie?: string }) => (c.setCookie ? [c.setCookie] : []);
 
   /** Renders the settings page for the user's current state. */
-  async function settingsPage(event: H3Event, b: BrowserSession, status = 200, error?: string): Promise<Response> {
+  async function settingsPage(event: H3Event, b: BrowserSession, status = 200, error?: string, recoveryError?: string): Promise<Response> {
     const csrf = csrfOf(event);
     const nonce = newNonce();
     const state = twoFactorState(app, b.user.id);
     let html: string;
-    if (state.enabled) html = twoFactorOnPage({ nonce, csrf: csrf.token, unusedRecoveryCodes: state.unusedRecoveryCodes, error });
+    if (state.enabled) html = twoFactorOnPage({ nonce, csrf: csrf.token, unusedRecoveryCodes: state.unusedRecoveryCodes, error, recoveryError });
     else {
       const pending = error ? await pendingTwoFactorSetup(app, b.user, b.account.username) : null;
       html = pending ? twoFactorSetupPage({ nonce, csrf: csrf.token, qrSvg: pending.qrSvg, secret: pending.secret, error }) : twoFactorOffPage({ nonce, csrf: csrf.token });
@@ -102,6 +103,22 @@ export function registerTwoFactorRoutes(app: App, r: Router): void {
     if (!res.ok && res.reason === "throttled") return tooMany(event, res.retryMs);
     if (!res.ok) return settingsPage(event, b, 422, "Invalid password or two-factor code.");
     return redirectTo(event, TWO_FACTOR_PATH);
+  });
+
+  // Mastodon's POST /settings/two_factor_authentication/recovery_codes.
+  r.post(`${TWO_FACTOR_PATH}/recovery_codes`, async (event) => {
+    const p = await readAppParams(app, event);
+    if (!csrfValid(app, event, p.str("authenticity_token"))) return invalidCsrfPage(event);
+    const b = signedIn(event);
+    if (!b) return redirectTo(event, signInLocation(TWO_FACTOR_PATH));
+    const wait = perIp.hit(clientIp(event) ?? "unknown", app.now());
+    if (wait > 0) return tooMany(event, wait);
+    const res = await regenerateRecoveryCodes(app, b.user, b.account.username, { password: p.str("password") || undefined, code: p.str("code") || undefined });
+    if (!res.ok && res.reason === "off") return redirectTo(event, TWO_FACTOR_PATH);
+    if (!res.ok && res.reason === "throttled") return tooMany(event, res.retryMs);
+    if (!res.ok) return settingsPage(event, b, 422, undefined, "Invalid password or two-factor code.");
+    const nonce = newNonce();
+    return htmlPage(event, 200, recoveryCodesPage({ nonce, codes: res.codes, regenerated: true }), nonce);
   });
 
   r.get("/auth/sign_in/two_factor", async (event) => {
