@@ -7,7 +7,7 @@ import { findApplicationById } from "../storage/applications.ts";
 import { issueToken } from "./tokens.ts";
 import { createUser, validateNewUser } from "./users.ts";
 import { registrationsMode } from "../storage/instance-settings.ts";
-import { findUsableInvite, inviterOf, userMayInvite } from "./invites.ts";
+import { findUsableInvite, inviterBypassesApproval, inviterOf } from "./invites.ts";
 import { sendConfirmation } from "./email-confirmation.ts";
 import { followAccount } from "./follows.ts";
 import { emailBlockVerdict } from "./email-address-blocks.ts";
@@ -90,8 +90,9 @@ export async function registerAccount(
   if (input.inviteCode && !invite) throw new ApiError(403, "Forbidden");
   if (mode === "closed" && !invite) throw new ApiError(403, "Forbidden");
   const inviter = invite && inviterOf(app, invite);
-  // Approval is skipped when the inviter may still invite (User#set_approved: valid_invitation?).
-  const invitedPastApproval = inviter !== undefined && userMayInvite(app, inviter.user);
+  // Approval is skipped for a usable invite whose creator holds invite_bypass_approval
+  // (User#set_approved: valid_bypassing_invitation?, Mastodon 4.5).
+  const invitedPastApproval = inviter !== undefined && inviterBypassesApproval(app, inviter.user);
   // The admin's IP blocks: sign_up_block (and no_access) refuse even with an invite, as
   // Mastodon's allowed_registration? does; sign_up_requires_approval holds the account.
   const ipVerdict = ipSignUpVerdict(app, opts.ip);
