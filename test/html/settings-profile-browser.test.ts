@@ -66,10 +66,14 @@ test("profile and preferences forms in a browser", { skip: !hasChromium() && "no
       ["private", "de", true],
     );
 
-    // Unticking the box turns the flag off again (the form's checkbox marker at work in a browser).
+    // Unticking the box turns the flag off again (the form's checkbox marker at work in a browser),
+    // and "No default" clears the language.
     await page.getByLabel("Always mark media as sensitive").uncheck();
+    await page.getByLabel("Posting language").selectOption("");
     await Promise.all([page.waitForURL(/\/settings\/preferences\?notice=saved$/), page.getByRole("button", { name: "Save changes" }).click()]);
-    assert.equal((await s.api(alice, "GET", "/api/v1/preferences"))["posting:default:sensitive"], false);
+    const after = await s.api(alice, "GET", "/api/v1/preferences");
+    assert.deepEqual([after["posting:default:sensitive"], after["posting:default:language"], after["posting:default:visibility"]], [false, null, "private"]);
+    assert.equal(await page.getByLabel("Posting language").inputValue(), "");
     assert.deepEqual(b.errors(), []);
   });
 });
