@@ -3,7 +3,7 @@
 // binary running this build, with a blob injected by postject that holds the entry
 // (cli/exe/sea-main.ts, compiled to CommonJS) and, as assets, the runtime files in
 // brotli-compressed groups: the bundle (dist/roost.mjs and dist/worker.mjs, migrations
-// embedded) and the packages it leaves external: better-sqlite3, sharp with libvips, piscina.
+// embedded) and the packages it leaves external: better-sqlite3, sharp with libvips, piscina, koffi.
 // At start the entry writes them once into a versioned, checksum-verified cache directory and
 // imports the bundle from there (cli/exe/runtime-cache.ts).
 import { build } from "esbuild";
@@ -20,7 +20,7 @@ import { buildBundle } from "./build.mjs";
 const ROOT = dirname(new URL(import.meta.url).pathname);
 const FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 /** The packages the bundle leaves external, each the root of a group of runtime files. */
-const EXTERNALS = { "better-sqlite3": "better-sqlite3", sharp: "sharp + libvips", piscina: "piscina" };
+const EXTERNALS = { "better-sqlite3": "better-sqlite3", sharp: "sharp + libvips", piscina: "piscina", koffi: "koffi" };
 /**
  * Packages loaded by name at run time (require of a config value, so not in the bundle's
  * imports), carried when installed: the optional PAM binding (services/external-auth/pam.ts).
@@ -31,6 +31,8 @@ const OPTIONAL_RUNTIME = { "node-linux-pam": "node-linux-pam (PAM)" };
 const SKIP_PACKAGES = new Set(["prebuild-install", "@mapbox/node-pre-gyp", "node-addon-api", "yargs", "string-template"]);
 /** Build leftovers and sources inside packages: never loaded. */
 const SKIP_DIRS = new Set(["src", "deps", "test", "tests", "docs", "doc", "example", "examples", "benchmark", "obj", "obj.target", ".deps", "include", "node_modules", ".github"]);
+/** Folders SKIP_DIRS names that a package loads at run time: koffi's JavaScript is in src/. */
+const RUNTIME_DIRS = { koffi: new Set(["src"]) };
 const KEEP_FILE = /(\.(c|m)?js|\.json|\.node|\.so(\.\d+)*)$|^(LICEN[CS]E|NOTICE|COPYING)/i;
 const SKIP_FILE = /(\.d\.[cm]?ts|\.map|^test_extension\.node|^binding\.gyp)$/;
 
@@ -46,14 +48,14 @@ function findPackageDir(name, fromDir) {
   }
 }
 
-function packageFiles(pkgDir) {
+function packageFiles(pkgDir, keepDirs = new Set()) {
   const out = [];
   const walk = (dir) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
       const s = statSync(p);
       if (s.isDirectory()) {
-        if (!SKIP_DIRS.has(name)) walk(p);
+        if (!SKIP_DIRS.has(name) || keepDirs.has(name)) walk(p);
       } else if (KEEP_FILE.test(name) && !SKIP_FILE.test(name)) {
         out.push({ abs: p, mode: s.mode & 0o111 ? 0o755 : 0o644 });
       }
@@ -85,7 +87,7 @@ function runtimePackages() {
       if (seen.has(dir)) continue;
       seen.add(dir);
       const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-      for (const f of packageFiles(dir)) files.push({ path: relative(ROOT, f.abs).split("\\").join("/"), abs: f.abs, mode: f.mode });
+      for (const f of packageFiles(dir, RUNTIME_DIRS[pkg.name])) files.push({ path: relative(ROOT, f.abs).split("\\").join("/"), abs: f.abs, mode: f.mode });
       for (const dep of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]) queue.push([dep, dir]);
     }
     if (files.length) groups.set(group, files);

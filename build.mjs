@@ -29,7 +29,7 @@ export async function buildBundle({ outdir = "dist", quiet = false } = {}) {
     format: "esm",
     platform: "node",
     target: "node20",
-    external: ["better-sqlite3", "sharp", "piscina"],
+    external: ["better-sqlite3", "sharp", "piscina", "koffi"],
     // Bundled CommonJS dependencies call require(); ESM output has none unless we make one.
     banner: { js: "import { createRequire as __roostCreateRequire } from 'node:module'; const require = __roostCreateRequire(import.meta.url);" },
     define: {

@@ -4,11 +4,14 @@
 // starts, next to the running server; autocannon reads the home and public timelines in
 // short rounds until it ends. ROOST_BENCH_PRUNE_STATUSES sets the count (default 500,000).
 import { spawn } from "node:child_process";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import type { App } from "../../src/app.ts";
 import { tx } from "../../src/db/db.ts";
 import { CLI_APP, ensureBuiltinApp, issueToken } from "../../src/services/tokens.ts";
 import { createUser } from "../../src/services/users.ts";
 import { runLoad } from "../lib/load.ts";
+import { cpuMs } from "../lib/rss.ts";
 import { median } from "../lib/stats.ts";
 import type { Check, Metric, RunSummary, Scenario, Target, TargetResult } from "../scenario.ts";
 
@@ -114,6 +117,18 @@ export const prune: Scenario<Seed> = {
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));
     child.stderr.on("data", (c) => (stderr += c));
+    // The prune's CPU time (less noisy than its wall time on a shared machine) and the WAL's
+    // largest size (a WAL the prune grows is one the server's next write may checkpoint).
+    let pruneCpuMs = 0;
+    let walMaxBytes = 0;
+    const sampler = setInterval(() => {
+      pruneCpuMs = Math.max(pruneCpuMs, cpuMs(child.pid!) ?? 0);
+      try {
+        walMaxBytes = Math.max(walMaxBytes, statSync(join(dataDir, "roost.db-wal")).size);
+      } catch {
+        // no WAL file at this moment
+      }
+    }, 100);
     let pruneSeconds: number | null = null;
     const done = new Promise<number>((resolve) =>
       child.on("exit", (code) => {
@@ -129,6 +144,7 @@ export const prune: Scenario<Seed> = {
       }
     }
     const code = await done;
+    clearInterval(sampler);
     if (code !== 0) throw new Error(`roost prune failed (${code}): ${stderr.slice(0, 2000)}`);
     const report = JSON.parse(stdout);
     const targets: TargetResult[] = reads.map((t) => {
@@ -146,6 +162,8 @@ export const prune: Scenario<Seed> = {
     });
     const metrics: Metric[] = [
       { name: "prune time", value: Math.round(pruneSeconds! * 10) / 10, unit: "s" },
+      { name: "prune CPU time (sampled)", value: Math.round(pruneCpuMs / 100) / 10, unit: "s" },
+      { name: "WAL size, largest", value: Math.round(walMaxBytes / 100_000) / 10, unit: "MB" },
       { name: "statuses pruned", value: report.statuses.count, unit: "statuses" },
       { name: "remote statuses seeded", value: seed.remoteStatuses, unit: "statuses" },
     ];

@@ -29,11 +29,12 @@ export function registerAuditCommands(program: Command): void {
     .option("--action <action>", "of this action (suspend, resolve, change_role ...)")
     .option("--target-type <type>", "on this kind of record (Account, User, Report, UserRole ...)")
     .option("--target <id>", "on this record id")
+    .option("--target-account <account>", "about this account or its user (Mastodon's target_account_id)")
     .option("--limit <n>", "at most this many (default 100)", positiveInt("--limit"))
     .option("--json", "one JSON object per line")
-    .action(async (opts: { actor?: string; action?: string; targetType?: string; target?: string; limit?: number; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { actor?: string; action?: string; targetType?: string; target?: string; targetAccount?: string; limit?: number; json?: boolean }, cmd: Command) => {
       const entries = await asActor(cmd, async (app, actor) => {
-        const { readAuditLog } = await import("../../src/admin/audit.ts");
+        const { auditTargetAccount, readAuditLog } = await import("../../src/admin/audit.ts");
         const { findAccountByRef } = await import("../../src/admin/listing.ts");
         const { isoTime } = await import("../../src/lib/iso-time.ts");
         const logs = readAuditLog(app, actor, {
@@ -41,6 +42,7 @@ export function registerAuditCommands(program: Command): void {
           action: opts.action,
           targetType: opts.targetType,
           targetId: opts.target,
+          targetAccount: opts.targetAccount !== undefined ? auditTargetAccount(app, actor, findAccountByRef(app, opts.targetAccount).id) : undefined,
           limit: opts.limit ?? 100,
         });
         return logs.map((l) => ({

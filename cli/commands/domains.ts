@@ -148,4 +148,26 @@ export function registerDomainsCommands(program: Command): void {
       });
       process.stderr.write(`disallowed ${name}\n`);
     });
+
+  domains
+    .command("purge")
+    .description("remove the remote accounts of domains without a trace: posts, media, follows, then the accounts, and the domains' custom emojis (tootctl domains purge); a queued job, in batches")
+    .argument("[domains...]", "the domains (a port is not part of the name)")
+    .option("--limited-federation", "every domain without an allow instead (limited federation must be on)")
+    .option("--dry-run", "only count what would be removed")
+    .option("--json", "print the counts as one JSON line")
+    .action(async (names: string[], opts: { limitedFederation?: boolean; dryRun?: boolean; json?: boolean }, cmd: Command) => {
+      const plan = await asActor(cmd, async (app, actor) => {
+        const { planDomainPurge, startDomainPurge } = await import("../../src/admin/domain-purge.ts");
+        const input = { domains: names, limitedFederation: opts.limitedFederation === true };
+        return opts.dryRun ? planDomainPurge(app, actor, input) : startDomainPurge(app, actor, input);
+      });
+      const row = { domains: plan.hosts.join(" "), accounts: plan.accounts, statuses: plan.statuses, custom_emojis: plan.emojis, dry_run: opts.dryRun === true };
+      process.stderr.write(
+        opts.dryRun
+          ? `dry run: would remove ${plan.accounts} accounts, ${plan.statuses} posts and ${plan.emojis} custom emojis\n`
+          : `removing ${plan.accounts} accounts, ${plan.statuses} posts and ${plan.emojis} custom emojis: queued, done in batches by the server's jobs\n`,
+      );
+      printRecord(row, opts.json);
+    });
 }

@@ -1,8 +1,14 @@
 import type { Command } from "commander";
+import { getPriority, setPriority } from "node:os";
 import { withApp } from "../with-app.ts";
 
 // `roost prune [--dry-run]`: the storage budget's pruning (issue 14 part 2) run now, with a
 // progress bar on stderr. A real run first plans (a dry run) to know the totals of its bar.
+// It runs at a lower CPU priority than the server it runs beside: on a small machine the
+// server's requests come first and the prune takes what is left.
+
+/** Added to the process's niceness for a real run (what `nice` adds by default). */
+const PRUNE_NICENESS = 10;
 
 function progressBar(stream: NodeJS.WriteStream, totals: Record<string, number>): (p: { phase: string; done: number }) => void {
   let lastLine = "";
@@ -39,8 +45,13 @@ export function registerPruneCommand(program: Command): void {
       const report = await withApp(cmd, async (app) => {
         const plan = await pruneStorage(app, { dryRun: true });
         if (opts.dryRun) return plan;
+        try {
+          setPriority(Math.min(19, getPriority() + PRUNE_NICENESS));
+        } catch {
+          // Not allowed here (some containers): the prune runs at the server's priority.
+        }
         const totals = { media: plan.media.items, statuses: plan.statuses.count, accounts: plan.accounts.count };
-        return pruneStorage(app, { onProgress: progressBar(process.stderr, totals) });
+        return pruneStorage(app, { ownConnection: true, onProgress: progressBar(process.stderr, totals) });
       });
       if (report.warning) process.stderr.write(`warning: ${report.warning}\n`);
       process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + "\n" : formatPruneReport(report));

@@ -47,5 +47,9 @@ export function registerSettingsCommands(program: Command): void {
       });
       if (opts.json) process.stdout.write(JSON.stringify(row) + "\n");
       else process.stdout.write(row.value + "\n");
+      // As Mastodon's operators run tootctl domains purge --limited-federation-mode: what
+      // arrived from the domains now out of bounds stays until purged.
+      if (row.key === "limited-federation" && row.value === "on")
+        process.stderr.write("content already received from domains without an allow is kept: `roost domains purge --limited-federation [--dry-run]` removes it\n");
     });
 }

@@ -5,7 +5,7 @@ import type { Id } from "../lib/ids.ts";
 import { removeMediaFiles } from "../media/files.ts";
 import { findAccountById } from "../storage/accounts.ts";
 import { dueDeletionRequests, touchDeletionRequest } from "../storage/account-moderation.ts";
-import { purgeMediaBatch, purgeRelationshipBatch, purgeRest, purgeStatusBatch } from "../storage/account-data-purge.ts";
+import { deleteAccountRow, purgeMediaBatch, purgeRelationshipBatch, purgeRest, purgeStatusBatch } from "../storage/account-data-purge.ts";
 import { onAccountDeleting } from "../federation/outbox/hooks.ts";
 import { actorForAccount } from "./actor.ts";
 import { audit } from "./audit.ts";
@@ -27,10 +27,17 @@ interface PurgePayload {
   actorId: Id | null;
   /** Set once Delete(actor) has gone out. */
   announced?: boolean;
+  /**
+   * A remote account removed without a trace (`roost domains purge`, Mastodon's
+   * DeleteAccountService with skip_side_effects): not suspended first, nothing sent, the row
+   * deleted at the end, so the account can come back if it is looked up again. The domain
+   * purge has the audit entry.
+   */
+  remove?: boolean;
 }
 
-export function enqueueAccountPurge(app: App, accountId: Id, actorId: Id | null): void {
-  app.jobs.enqueue(PURGE_JOB, { accountId, actorId } satisfies PurgePayload);
+export function enqueueAccountPurge(app: App, accountId: Id, actorId: Id | null, opts: { remove?: boolean } = {}): void {
+  app.jobs.enqueue(PURGE_JOB, { accountId, actorId, ...(opts.remove ? { remove: true, announced: true } : {}) } satisfies PurgePayload);
 }
 
 /** One step of the purge; the job re-queues itself while there is more. */
@@ -38,8 +45,10 @@ export async function handleAccountPurge(app: App, payload: PurgePayload): Promi
   if (!payload?.accountId) throw new PermanentJobError("account.purge needs accountId");
   const account = findAccountById(app.db, payload.accountId);
   if (!account) return;
+  // Only remote accounts are removed outright.
+  if (payload.remove && account.domain === null) throw new PermanentJobError("account.purge removes remote accounts only");
   // Unsuspended meanwhile: the deletion no longer stands.
-  if (account.suspendedAt === null) return;
+  if (account.suspendedAt === null && !payload.remove) return;
   const next = (p: PurgePayload) => app.jobs.enqueue(PURGE_JOB, p);
   if (!payload.announced) {
     tx(app.db, () => {
@@ -69,6 +78,10 @@ export async function handleAccountPurge(app: App, payload: PurgePayload): Promi
   if (relations > 0) return;
   const images = tx(app.db, () => {
     const out = purgeRest(app.db, account.id, app.now());
+    if (payload.remove) {
+      deleteAccountRow(app.db, account.id);
+      return out;
+    }
     const actor = payload.actorId ? (actorForAccount(app, payload.actorId, "job") ?? null) : null;
     audit(app, actor, "purge", { type: "Account", id: account.id, name: account.domain ? `${account.username}@${account.domain}` : account.username });
     return out;

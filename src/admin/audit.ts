@@ -1,6 +1,8 @@
 import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
 import { type ActionLog, type ActionLogFilter, insertActionLog, listActionLogActors, listActionLogKinds, listActionLogs } from "../storage/admin-action-logs.ts";
+import { findAccountById } from "../storage/accounts.ts";
+import { findUserByAccountId } from "../storage/users.ts";
 import { type Actor, requireCan } from "./actor.ts";
 
 // The audit log (Mastodon's Admin::ActionLog + AccountableConcern#log_action): one row per
@@ -68,4 +70,16 @@ export function readAuditLog(app: App, actor: Actor, filter: ActionLogFilter): A
 export function auditLogFacets(app: App, actor: Actor): { actors: { accountId: Id; name: string }[]; kinds: { action: string; targetType: string }[] } {
   requireCan(actor, "view_audit_log");
   return { actors: listActionLogActors(app.db), kinds: listActionLogKinds(app.db) };
+}
+
+/**
+ * The target_account_id filter (Mastodon's ActionLogFilter: the account or its user, found or
+ * merely initialised): an unknown or deleted account still matches the entries naming its id.
+ * `name` is its handle when it exists.
+ */
+export function auditTargetAccount(app: App, actor: Actor, accountId: Id): { accountId: Id; userId: Id | null; name: string | null } {
+  requireCan(actor, "view_audit_log");
+  const account = findAccountById(app.db, accountId);
+  const user = account && account.domain === null ? findUserByAccountId(app.db, accountId) : undefined;
+  return { accountId, userId: user?.id ?? null, name: account ? (account.domain === null ? account.username : `${account.username}@${account.domain}`) : null };
 }

@@ -17,6 +17,7 @@ import { AUTHOR_JOB, REBUILD_JOB } from "../search/status-index.ts";
 import { handleSearchAuthor, handleSearchRebuild } from "./handlers/search-index.ts";
 import { handleAccountPurge, PURGE_JOB, purgeExpiredSuspensions } from "../admin/account-purge.ts";
 import { DOMAIN_SUSPEND_JOB, handleDomainSuspension } from "../admin/domain-accounts.ts";
+import { DOMAIN_PURGE_JOB, handleDomainPurge } from "../admin/domain-purge.ts";
 import { DOMAIN_DROP_MEDIA_JOB, handleDomainMediaDrop } from "../admin/domain-media.ts";
 import { refreshTrends, REFRESH_EVERY_MS, REFRESH_TASK } from "../trends/refresh.ts";
 import { refreshSuggestions, SUGGESTIONS_REFRESH_EVERY_MS, SUGGESTIONS_REFRESH_TASK } from "../suggestions/refresh.ts";
@@ -57,6 +58,8 @@ export function registerJobHandlers(app: App): void {
   app.jobs.every("ip_blocks.cleanup", HOUR, purgeExpiredIpBlocks);
   // A suspended domain's known accounts, a batch per run, each then purged as above.
   app.jobs.register(DOMAIN_SUSPEND_JOB, handleDomainSuspension);
+  // `roost domains purge`: a domain's accounts removed outright, a batch per run, each as above.
+  app.jobs.register(DOMAIN_PURGE_JOB, handleDomainPurge);
   app.jobs.register(DOMAIN_DROP_MEDIA_JOB, handleDomainMediaDrop);
   // Its own queue: a burst of Web Push deliveries never waits behind federation.
   app.jobs.register(PUSH_SEND_JOB, handlePushSend, { queue: "push" });

@@ -7,7 +7,7 @@ import { reconfirmationMail } from "../mail/messages.ts";
 import type { Account } from "../storage/accounts.ts";
 import { setEmailToken } from "../storage/user-email-tokens.ts";
 import { type User, findUnconfirmedEmail, findUserByEmail, setUnconfirmedEmail, updateUser } from "../storage/users.ts";
-import { emailDomainVerdict } from "./email-domain-blocks.ts";
+import { emailBlockVerdict } from "./email-address-blocks.ts";
 
 // Settings → Account → change e-mail (Devise's reconfirmable, as Mastodon uses it): the current
 // password is required; the new address is kept as unconfirmed_email and a confirmation link is
@@ -31,7 +31,13 @@ export async function requestEmailChange(
   else if (email.length > 255 || !EMAIL_RE.test(email)) errors.push("E-mail is invalid");
   else if (email.toLowerCase() === user.email.toLowerCase()) errors.push("E-mail is the current address");
   else if (findUserByEmail(app.db, email)) errors.push("E-mail has already been taken");
-  else if (emailDomainVerdict(app, email, null) === "blocked") errors.push("E-mail uses a disallowed e-mail provider");
+  else {
+    // The sign-up's checks; an allow_with_approval block only holds sign-ups. A blocked
+    // address reads as taken, as at sign-up.
+    const verdict = await emailBlockVerdict(app, email, null);
+    if (verdict === "blocked") errors.push("E-mail uses a disallowed e-mail provider");
+    else if (verdict === "canonical") errors.push("E-mail has already been taken");
+  }
   if (errors.length) return { ok: false, errors };
   const token = randomToken(24);
   tx(app.db, () => {

@@ -9,7 +9,7 @@ import type { Account } from "../storage/accounts.ts";
 import { findAccountById } from "../storage/accounts.ts";
 import { clearEmailToken, findUserIdByEmailToken, setEmailToken } from "../storage/user-email-tokens.ts";
 import { findUserByEmail, findUserById, updateUser, type User } from "../storage/users.ts";
-import { emailDomainVerdict } from "./email-domain-blocks.ts";
+import { emailBlockVerdict } from "./email-address-blocks.ts";
 import { confirmUser } from "./users.ts";
 import { applyPendingEmail } from "./email-change.ts";
 
@@ -54,7 +54,7 @@ export function confirmByToken(app: App, token: string | undefined): { username:
  * the app the user signed up with, only while the address is unconfirmed; `email` corrects the
  * address first (checked like a sign-up's).
  */
-export function resendConfirmation(app: App, viewer: { applicationId: string | null; user: User | null; account: Account | null }, email: string | undefined): void {
+export async function resendConfirmation(app: App, viewer: { applicationId: string | null; user: User | null; account: Account | null }, email: string | undefined): Promise<void> {
   const { user, account } = viewer;
   if (!user || !account || user.createdByAppId === null || user.createdByAppId !== viewer.applicationId)
     throw new ApiError(403, "This method is only available to the application the user originally signed-up with");
@@ -68,7 +68,11 @@ export function resendConfirmation(app: App, viewer: { applicationId: string | n
     else {
       const other = findUserByEmail(app.db, e);
       if (other && other.id !== user.id) v.add("email", "ERR_TAKEN", "has already been taken");
-      else if (emailDomainVerdict(app, e, null) === "blocked") v.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
+      else {
+        const verdict = await emailBlockVerdict(app, e, null);
+        if (verdict === "blocked") v.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
+        else if (verdict === "canonical") v.add("email", "ERR_TAKEN", "has already been taken");
+      }
     }
     v.throwIfAny();
     address = e;

@@ -40,6 +40,17 @@ function roleOf(app: App, user: User): UserRole {
 }
 
 /**
+ * Mastodon's Invite#bypass_approval?: the invite's creator holds invite_bypass_approval (their
+ * role's computed permissions, administrator implying it). Only this decides whether an invitee
+ * skips the approval queue; invite_users alone lets someone invite, not admit.
+ */
+export function inviterBypassesApproval(app: App, user: User): boolean {
+  const role = roleOf(app, user);
+  const bits = role.id === EVERYONE_ROLE_ID ? role.permissions : computedPermissions(role.permissions, everyoneRole(app.db).permissions);
+  return hasAnyPermission(bits, ["invite_bypass_approval"]);
+}
+
+/**
  * Whether `user` may create invites now: invites are enabled, their role is at or above the
  * minimum role the admin set, and it has invite_users (Mastodon's InvitePolicy#create?).
  */

@@ -6,14 +6,11 @@ import { exceedsCodePoints } from "../lib/code-points.ts";
 import { findApplicationById } from "../storage/applications.ts";
 import { issueToken } from "./tokens.ts";
 import { createUser, validateNewUser } from "./users.ts";
-import { emailDomainOf, emailDomainVerdict } from "./email-domain-blocks.ts";
 import { registrationsMode } from "../storage/instance-settings.ts";
-import { findUsableInvite, inviterOf, userMayInvite } from "./invites.ts";
+import { findUsableInvite, inviterBypassesApproval, inviterOf } from "./invites.ts";
 import { sendConfirmation } from "./email-confirmation.ts";
 import { followAccount } from "./follows.ts";
-import { mxHostsOf } from "./email-mx.ts";
-import { anyEmailDomainBlock } from "../storage/email-domain-blocks.ts";
-import { canonicalEmailBlocked } from "./canonical-email-blocks.ts";
+import { emailBlockVerdict } from "./email-address-blocks.ts";
 import { ipSignUpVerdict } from "./ip-blocks.ts";
 import { pamReservesUsername } from "./external-auth/pam.ts";
 
@@ -93,8 +90,9 @@ export async function registerAccount(
   if (input.inviteCode && !invite) throw new ApiError(403, "Forbidden");
   if (mode === "closed" && !invite) throw new ApiError(403, "Forbidden");
   const inviter = invite && inviterOf(app, invite);
-  // Approval is skipped when the inviter may still invite (User#set_approved: valid_invitation?).
-  const invitedPastApproval = inviter !== undefined && userMayInvite(app, inviter.user);
+  // Approval is skipped for a usable invite whose creator holds invite_bypass_approval
+  // (User#set_approved: valid_bypassing_invitation?, Mastodon 4.5).
+  const invitedPastApproval = inviter !== undefined && inviterBypassesApproval(app, inviter.user);
   // The admin's IP blocks: sign_up_block (and no_access) refuse even with an invite, as
   // Mastodon's allowed_registration? does; sign_up_requires_approval holds the account.
   const ipVerdict = ipSignUpVerdict(app, opts.ip);
@@ -104,15 +102,12 @@ export async function registerAccount(
   validateNewUser(app, user, v);
   // Usernames maintained through PAM (the system's users) are not for sign-up (the seed).
   if (!v.has("username") && (await pamReservesUsername(app, user.username))) v.add("username", "ERR_RESERVED", "is reserved");
-  // The admin's e-mail domain blocks: refused, or held for approval (allow_with_approval).
-  // Also where the domain's mail goes (its MX hosts), looked up only when there are blocks.
-  const domain = v.has("email") ? null : emailDomainOf(user.email);
-  const mxHosts = domain && anyEmailDomainBlock(app.db) ? await mxHostsOf(app, domain) : [];
-  const verdict = v.has("email") ? null : emailDomainVerdict(app, user.email, opts.ip, mxHosts);
+  // The admin's e-mail blocks: refused, or held for approval (allow_with_approval).
+  const verdict = v.has("email") ? null : await emailBlockVerdict(app, user.email, opts.ip);
   if (verdict === "blocked") v.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
-  // A blocked address, however it is spelled (dots, +tags, case). Mastodon's UserEmailValidator
-  // reports it as taken, which tells the person nothing about the block.
-  else if (!v.has("email") && canonicalEmailBlocked(app, user.email)) v.add("email", "ERR_TAKEN", "has already been taken");
+  // A blocked address. Mastodon's UserEmailValidator reports it as taken, which tells the
+  // person nothing about the block.
+  else if (verdict === "canonical") v.add("email", "ERR_TAKEN", "has already been taken");
   if (!input.password) v.add("password", "ERR_BLANK", "can't be blank");
   if (input.agreement !== true) v.add("agreement", "ERR_ACCEPTED", "must be accepted");
   const reason = input.reason?.trim() || null;

@@ -197,6 +197,16 @@ export function deleteRemoteStatusMedia(db: DB, statusId: Id): void {
   ).run({ id: BigInt(statusId) });
 }
 
+/** deleteRemoteStatusMedia for many statuses in one statement (the storage prune's batches). */
+export function deleteRemoteStatusesMedia(db: DB, statusIds: Id[]): void {
+  stmt(
+    db,
+    `WITH s(id) AS (SELECT value FROM json_each(@ids))
+     DELETE FROM media_attachments WHERE remote_url IS NOT NULL AND (status_id IN (SELECT id FROM s) OR id IN
+       (SELECT j.value FROM status_edits e, json_each(e.media_ids) j WHERE e.status_id IN (SELECT id FROM s)))`,
+  ).run({ ids: idListJson(statusIds) });
+}
+
 /**
  * Reserves the author's unattached uploads for a scheduled post (shown with it, attached when
  * it is published, free again if it is deleted). Returns how many rows were reserved.

@@ -1,6 +1,7 @@
+import { deleteCascading } from "../db/cascade-delete.ts";
 import { type DB, type Row, idListJson, num, stmt, str } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
-import { deleteRemoteStatusMedia } from "./media-attachments.ts";
+import { deleteRemoteStatusesMedia } from "./media-attachments.ts";
 
 // SQL of the storage budget (ops/storage-prune.ts): which remote content nobody here touched,
 // oldest first, and its removal. Pruning is eviction from a cache of the network, not a
@@ -47,14 +48,16 @@ export function untouchedRemoteStatuses(db: DB, after: Id, before: Id, limit: nu
 }
 
 /**
- * Removes remote statuses (the caller's transaction): their boosts, mentions, tags, edits,
- * polls and feed rows go by cascade; their media rows go too (cached files were evicted first).
- * The statuses go in one statement for the batch: a statement per row cost about a third more
- * per row (bench/scenarios/prune.ts).
+ * Removes remote statuses (the caller's transaction) with their media rows (cached files were
+ * evicted first) and every row that refers to them: boosts, mentions, tags, edits, polls and
+ * their votes, feed rows go; references that are kept (a conversation's last status) are
+ * cleared. The children go set-wise, a statement per table for the batch, found in the schema
+ * (db/cascade-delete.ts): with foreign keys off (the CLI's own connection) that is all the
+ * work; with them on, SQLite's per-row checks then find nothing. Returns the statuses removed.
  */
 export function deleteRemoteStatusRows(db: DB, ids: Id[]): number {
-  for (const id of ids) deleteRemoteStatusMedia(db, id);
-  return stmt(db, "DELETE FROM statuses WHERE local = 0 AND id IN (SELECT value FROM json_each(?))").run(idListJson(ids)).changes;
+  deleteRemoteStatusesMedia(db, ids);
+  return deleteCascading(db, "statuses", "SELECT id FROM statuses WHERE local = 0 AND id IN (SELECT value FROM json_each(@ids))", { ids: idListJson(ids) });
 }
 
 /**
@@ -107,7 +110,7 @@ export function databaseUse(db: DB): DatabaseUse {
   return { liveBytes: (pages - free) * pageSize, freeBytes: free * pageSize, incrementalVacuum: num(db.pragma("auto_vacuum", { simple: true })) === 2 };
 }
 
-/** Returns free pages to the file system (auto_vacuum=INCREMENTAL databases only). */
-export function incrementalVacuum(db: DB): void {
-  db.pragma("incremental_vacuum");
+/** Returns up to `pages` free pages to the file system (auto_vacuum=INCREMENTAL databases only). */
+export function incrementalVacuum(db: DB, pages: number): void {
+  db.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
 }

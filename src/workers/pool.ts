@@ -1,5 +1,6 @@
 import { Piscina } from "piscina";
 import type { Log } from "../lib/log.ts";
+import { trimNativeHeap } from "./native-heap.ts";
 import { createProcessRunner } from "./process-runner.ts";
 
 export interface WorkerPool {
@@ -29,11 +30,22 @@ function processWorkerFile(): string {
  */
 const PROCESS_TASKS = new Set(["processMediaImage", "processMediaThumbnail", "processProfileImage", "emojiStaticPng"]);
 
+async function trimAndLog(log: Log): Promise<void> {
+  const mb = () => Math.round(process.memoryUsage.rss() / 104857.6) / 10;
+  const before = mb();
+  const started = performance.now();
+  if (await trimNativeHeap()) log.debug("native heap trimmed", { rssMb: before, afterMb: mb(), ms: Math.round(performance.now() - started) });
+}
+
 /**
  * Piscina, started lazily (its threads cost ~27 MB of RSS) and shrunk to zero threads when
  * idle, for CPU-heavy work: key generation and request signing; plus the image process.
+ * When the image process has gone idle, the uploads it worked for are over too and
+ * `onImagesIdle` runs: by default trimNativeHeap, which gives the memory their bodies passed
+ * through back to the system (not after thread work: signing leaves little behind, and the
+ * collection it starts is not free).
  */
-export function createWorkerPool(opts: { maxThreads: number; idleTimeout: number; log: Log }): WorkerPool {
+export function createWorkerPool(opts: { maxThreads: number; idleTimeout: number; log: Log; onImagesIdle?: () => unknown }): WorkerPool {
   let pool: Piscina | undefined;
   const get = () =>
     (pool ??= new Piscina({
@@ -44,7 +56,12 @@ export function createWorkerPool(opts: { maxThreads: number; idleTimeout: number
       // Dev mode runs TypeScript through tsx: the worker inherits the loader from execArgv.
       execArgv: process.execArgv,
     }));
-  const images = createProcessRunner({ file: processWorkerFile(), maxConcurrent: opts.maxThreads, idleTimeout: opts.idleTimeout, log: opts.log });
+  const imagesIdle = () => {
+    Promise.resolve()
+      .then(opts.onImagesIdle ?? (() => trimAndLog(opts.log)))
+      .catch((err: unknown) => opts.log.warn("could not trim the native heap", { err: err instanceof Error ? err.message : String(err) }));
+  };
+  const images = createProcessRunner({ file: processWorkerFile(), maxConcurrent: opts.maxThreads, idleTimeout: opts.idleTimeout, log: opts.log, onIdleExit: imagesIdle });
   return {
     run<T>(task: string, payload: unknown): Promise<T> {
       if (PROCESS_TASKS.has(task)) return images.run<T>(task, payload);

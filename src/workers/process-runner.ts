@@ -53,7 +53,14 @@ function childExecArgv(): string[] {
   return out;
 }
 
-export function createProcessRunner(opts: { file: string; maxConcurrent: number; idleTimeout: number; log: Log }): ProcessRunner {
+export function createProcessRunner(opts: {
+  file: string;
+  maxConcurrent: number;
+  idleTimeout: number;
+  log: Log;
+  /** Called when an idle child has been told to go. */
+  onIdleExit?: () => void;
+}): ProcessRunner {
   let child: ChildProcess | undefined;
   let nextId = 1;
   /** Every accepted task, sent or not. */
@@ -129,6 +136,7 @@ export function createProcessRunner(opts: { file: string; maxConcurrent: number;
         if (child === idle && pending.size === 0) {
           child = undefined;
           idle.kill();
+          opts.onIdleExit?.();
         }
       }, opts.idleTimeout);
       idleTimer.unref();

@@ -11,6 +11,7 @@ import { mxHostsOf } from "../../src/services/email-mx.ts";
 import { findUserByEmail } from "../../src/storage/users.ts";
 import { appToken } from "../api/accounts-helpers.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { Browser, PASSWORD, formWithButton } from "../api/oauth-helpers.ts";
 import { ADMIN_SCOPES } from "./admin-helpers.ts";
 
 /** name → MX hosts; "servfail" answers SERVFAIL, "silent" never answers. */
@@ -24,6 +25,7 @@ const ZONE: Record<string, string[] | "servfail" | "silent"> = {
 
 let dns: Socket;
 let s: TestServer;
+let admin: Awaited<ReturnType<TestServer["user"]>>;
 const queries: string[] = [];
 before(async () => {
   dns = createSocket("udp4");
@@ -44,7 +46,7 @@ before(async () => {
   });
   await new Promise<void>((resolve) => dns.bind(0, "127.0.0.1", resolve));
   s = await startTestServer({ config: { emailDnsServers: `127.0.0.1:${dns.address().port}`, emailDnsTimeoutMs: 400 } });
-  const admin = await s.user("boss", { role: "admin", scopes: ADMIN_SCOPES });
+  admin = await s.user("boss", { role: "admin", scopes: ADMIN_SCOPES });
   await s.api(admin, "POST", "/api/v1/admin/email_domain_blocks", { domain: "spamhost.net" });
   await s.api(admin, "POST", "/api/v1/admin/email_domain_blocks", { domain: "careful-host.org", allow_with_approval: true });
 });
@@ -84,4 +86,31 @@ test("sign-ups: refused when the MX hosts are blocked, held with allow_with_appr
     assert.equal(r.status, 200, email);
     assert.equal(findUserByEmail(s.app.db, email)!.approved, true, email);
   }
+});
+
+test("an e-mail change meets the sign-up's blocks: the domain's MX hosts and canonical addresses, in settings and on a resent confirmation", async () => {
+  await s.api(admin, "POST", "/api/v1/admin/canonical_email_blocks", { email: "blocked.person@honest.net" });
+  await s.user("carol");
+  const b = new Browser(s.url);
+  assert.equal((await b.signIn("carol", PASSWORD)).status, 302);
+  const { fields } = formWithButton((await b.fetch("/settings/account")).text, "Change e-mail address");
+  const change = (email: string) => b.fetch("/settings/account/email", { form: { ...fields, email, current_password: PASSWORD } });
+  assert.match((await change("me@vanity-mail.net")).text, /E-mail uses a disallowed e-mail provider/);
+  assert.match((await change("Blocked.Person+new@HONEST.net")).text, /E-mail has already been taken/);
+  assert.doesNotMatch((await b.fetch("/settings/account")).text, /Waiting for confirmation/, "nothing pending after a refusal");
+  // allow_with_approval holds sign-ups only; an approved account changes its address.
+  const held = await change("carol@careful-vanity.net");
+  assert.equal(held.location, "/settings/account?notice=email", held.text.match(/<div[^>]*error[^>]*>[^]{0,300}/)?.[0] ?? held.text.slice(0, 3000));
+  assert.match((await b.fetch("/settings/account")).text, /Waiting for confirmation of <strong>carol@careful-vanity.net<\/strong>/);
+
+  // POST /api/v1/emails/confirmations with a corrected address is checked the same way.
+  const signedUp = await signUp("dave", "dave@honest.net");
+  assert.equal(signedUp.status, 200);
+  const resend = (email: string) => s.req(signedUp.body.access_token, "POST", "/api/v1/emails/confirmations", { email });
+  const mx = await resend("dave@vanity-mail.net");
+  assert.deepEqual([mx.status, mx.body.error], [422, "Validation failed: Email uses a disallowed e-mail provider"]);
+  const canonical = await resend("blockedperson@honest.net");
+  assert.deepEqual([canonical.status, canonical.body.error], [422, "Validation failed: Email has already been taken"]);
+  assert.equal((await resend("dave2@honest.net")).status, 200);
+  assert.ok(findUserByEmail(s.app.db, "dave2@honest.net"));
 });

@@ -99,21 +99,22 @@ test("invite rules: who may create, bad input, settings, expiring keeps the reco
   assert.throws(() => changeSetting(s.app, ownerActor, "invites-min-role", "no such role"), (e: unknown) => e instanceof ApiError && e.status === 404);
 });
 
-test("sign-up with invite_code: approval skipped, uses counted, used up, expired and unknown codes refused", async (t) => {
+test("sign-up with invite_code: approval skipped by invite_bypass_approval, uses counted, used up, expired and unknown codes refused", async (t) => {
   const s = await startTestServer({ init: { registrations: "approval" } });
   t.after(() => s.close());
   const alice = await s.user("alice");
+  const mod = await s.user("mod", { role: "moderator" });
   const { token } = appToken(s, ["read", "write"]);
-  const twice = createInvite(s.app, actorOf(s, alice), { maxUses: 2, expiresIn: 1800, autofollow: true });
+  const twice = createInvite(s.app, actorOf(s, mod), { maxUses: 2, expiresIn: 1800, autofollow: true });
 
   const r1 = await signUp(s, token, "first", { invite_code: twice.code });
   assert.equal(r1.status, 200, r1.text);
   const first = findUserByEmail(s.app.db, "first@mail.example")!;
-  assert.equal(first.approved, true, "an invite from someone who may invite skips approval");
-  assert.equal(first.invitedByAccountId, alice.id);
+  assert.equal(first.approved, true, "an invite from a role with invite_bypass_approval skips approval");
+  assert.equal(first.invitedByAccountId, mod.id);
   assert.equal(findInviteById(s.app.db, twice.id)?.uses, 1);
   // autofollow: the newcomer follows the inviter.
-  assert.ok(findFollow(s.app.db, first.accountId, alice.id), "first follows alice");
+  assert.ok(findFollow(s.app.db, first.accountId, mod.id), "first follows mod");
 
   // Without a code the same server holds the sign-up for approval.
   assert.equal((await signUp(s, token, "plainjoe")).status, 200);
@@ -146,13 +147,22 @@ test("sign-up with invite_code: approval skipped, uses counted, used up, expired
   assert.equal((await signUp(s, token, "closedno")).status, 403);
   assert.equal((await signUp(s, token, "closedyes", { invite_code: fresh.code })).status, 200);
 
-  // An inviter who may no longer invite: the invite still works, but approval is not skipped.
+  // Mastodon 4.5: invite_users lets a member invite, not admit. An ordinary member's invitee
+  // (the everyone role holds invite_users only) waits for approval...
   s.app.config.registrations = "approval";
-  const later = createInvite(s.app, actorOf(s, alice), {});
+  const members = createInvite(s.app, actorOf(s, alice), { maxUses: 2 });
+  assert.equal((await signUp(s, token, "pending1", { invite_code: members.code })).status, 200);
+  assert.equal(findUserByEmail(s.app.db, "pending1@mail.example")!.approved, false);
+  // ...until the admin grants everyone "Invite Users without review".
+  s.app.db.prepare("UPDATE user_roles SET permissions = permissions | ? WHERE id = -99").run(1 << 21);
+  assert.equal((await signUp(s, token, "admitted1", { invite_code: members.code })).status, 200);
+  assert.equal(findUserByEmail(s.app.db, "admitted1@mail.example")!.approved, true);
+  // The bypass is the inviter's role alone: it holds while invites are switched off.
+  const later = createInvite(s.app, actorOf(s, mod), {});
   const owner = await s.user("owner", { role: "owner" });
   changeSetting(s.app, actorOf(s, owner), "invites", "off");
-  assert.equal((await signUp(s, token, "pending1", { invite_code: later.code })).status, 200);
-  assert.equal(findUserByEmail(s.app.db, "pending1@mail.example")!.approved, false);
+  assert.equal((await signUp(s, token, "admitted2", { invite_code: later.code })).status, 200);
+  assert.equal(findUserByEmail(s.app.db, "admitted2@mail.example")!.approved, true);
 });
 
 test("GET /invite/:code: JSON for apps, an HTML page for browsers, 404 unknown, 401 not valid", async (t) => {

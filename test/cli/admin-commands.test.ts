@@ -101,10 +101,11 @@ test("roost accounts / reports / roles / audit: tables, --json lines, refusals a
   assert.deepEqual([reopened.state, reopened.resolved_by], ["unresolved", null]);
 
   // The audit log, newest first: who, through what, which record, what changed.
-  const [audit, auditJson, auditByMia] = await Promise.all([
+  const [audit, auditJson, auditByMia, auditAboutSpammer] = await Promise.all([
     roost(["audit", "list", ...dd]),
     roost(["audit", "list", "--json", ...dd]),
     roost(["audit", "list", "--actor", "mia", "--json", ...dd]),
+    roost(["audit", "list", "--target-account", "spammer", "--json", ...dd]),
   ]);
   assert.equal(audit.code, 0, audit.stderr);
   assert.match(lines(audit.stdout)[0], /^ID\s+TIME\s+ACTOR\s+VIA\s+ACTION\s+TARGET\s+CHANGES$/);
@@ -118,6 +119,8 @@ test("roost accounts / reports / roles / audit: tables, --json lines, refusals a
   assert.ok(entries.some((e) => e.action === "create" && e.target_type === "UserRole"));
   assert.ok(jsonLines(auditByMia.stdout).every((e) => e.actor === "mia"));
   assert.ok(jsonLines(auditByMia.stdout).some((e) => e.action === "create" && e.target_type === "ReportNote"));
+  // About an account: its own entries (and its user's), not the report's or anyone else's.
+  assert.deepEqual(jsonLines(auditAboutSpammer.stdout).map((e) => `${e.action} ${e.target_type} ${e.target_name}`), ["suspend Account spammer"]);
 
   const [unsuspend, deleted, unknownReport, plainAudit] = await Promise.all([
     roost(["accounts", "unsuspend", "spammer", "--json", ...dd]),

@@ -52,6 +52,10 @@ test("dist/roost runs init, user create, serve, a post and an avatar over HTTP, 
   assert.match(runtime, /^0\.1\.0-[0-9a-f]{16}$/, "the runtime files went to ~/.cache/roost/<version>-<hash>");
   const stamp = join(home, ".cache", "roost", runtime, ".roost-runtime-stamp.json");
   const written = statSync(stamp).mtimeMs;
+  // koffi (workers/native-heap.ts: malloc_trim once the pool is idle) with its JavaScript in
+  // src/ and its native part in @koromix/koffi-linux-x64: complete enough to call libc.
+  const koffi = (await import(join(home, ".cache", "roost", runtime, "node_modules", "koffi", "index.js"))) as typeof import("koffi");
+  assert.equal(typeof koffi.default.load("libc.so.6").func("int malloc_trim(size_t pad)"), "function");
 
   const port = await freePort();
   const dd = ["--data-dir", join(dir, "data")];

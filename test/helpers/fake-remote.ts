@@ -122,7 +122,8 @@ export function cavageHeaders(
 const AS = "https://www.w3.org/ns/activitystreams";
 
 /** `connections`: close kept-alive connections without saying so (closing-connections.ts). */
-export async function startFakeRemote(opts: { connections?: ClosingMode } = {}): Promise<FakeRemote> {
+/** `host`: another loopback address (127.0.0.2) makes a second remote domain. */
+export async function startFakeRemote(opts: { connections?: ClosingMode; host?: string } = {}): Promise<FakeRemote> {
   const docs = new Map<string, Record<string, unknown> | number>();
   const files = new Map<string, { body: Buffer; type: string }>();
   const actors = new Map<string, FakeActor>();
@@ -199,10 +200,10 @@ export async function startFakeRemote(opts: { connections?: ClosingMode } = {}):
     });
   });
   const closing = opts.connections ? closeConnections(server, opts.connections) : undefined;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve) => server.listen(0, opts.host ?? "127.0.0.1", () => resolve()));
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : 0;
-  domain = `127.0.0.1:${port}`;
+  domain = `${opts.host ?? "127.0.0.1"}:${port}`;
   origin = `http://${domain}`;
 
   const remote: FakeRemote = {

@@ -131,3 +131,53 @@ test("roost user archive USERNAME writes the archive at once and prints its path
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /unknown user: nobody/);
 });
+
+test("outbox.json runs over several pages with non-ASCII text and reads back whole", async (t) => {
+  const { requestArchive, archivesOf, requireArchiveFile } = await import("../../src/services/account-archives.ts");
+  const { readFileSync } = await import("node:fs");
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  // More posts than one outbox page (20), in text whose UTF-8 is longer than its UTF-16.
+  const texts = Array.from({ length: 45 }, (_, i) => `post ${i}: café ✨ 日本語`);
+  for (const status of texts) await s.api(alice, "POST", "/api/v1/statuses", { status });
+  const asked = requestArchive(s.app, alice.account);
+  await s.drainJobs();
+  const written = archivesOf(s.app, alice.account).find((a) => a.id === asked.id)!;
+  const files = await readZip(readFileSync(requireArchiveFile(s.app, alice.account, written.id).path));
+  const outbox = JSON.parse(files.get("outbox.json")!.toString());
+  assert.equal(outbox.totalItems, 45);
+  assert.deepEqual(
+    outbox.orderedItems.map((i: any) => i.object.content),
+    texts.map((x) => `<p>${x}</p>`),
+  );
+});
+
+test("with media in S3, the archive holds each stored file (fetched as yazl reaches its entry)", async (t) => {
+  const { requestArchive, requireArchiveFile } = await import("../../src/services/account-archives.ts");
+  const { startTestS3 } = await import("../helpers/s3-server.ts");
+  const { readFileSync } = await import("node:fs");
+  const s3 = await startTestS3();
+  t.after(() => s3.close());
+  const s = await startTestServer({ config: s3.config });
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const posts: { media_attachments: { url: string }[] }[] = [];
+  for (const [w, h] of [[40, 30], [30, 40], [50, 20]]) {
+    const media = (await s.req(alice, "POST", "/api/v2/media", fileForm(await png(w, h), "a.png", "image/png"))).body;
+    await s.drainJobs();
+    posts.push(await s.api(alice, "POST", "/api/v1/statuses", { status: `${w}x${h}`, media_ids: [media.id] }));
+  }
+  const asked = requestArchive(s.app, alice.account);
+  await s.drainJobs();
+  const files = await readZip(readFileSync(requireArchiveFile(s.app, alice.account, asked.id).path));
+  const outbox = JSON.parse(files.get("outbox.json")!.toString());
+  assert.equal(outbox.orderedItems.length, 3);
+  for (const [i, item] of outbox.orderedItems.entries()) {
+    const entry = item.object.attachment[0].url;
+    assert.ok(!entry.startsWith("http"), entry);
+    const stored = Buffer.from(await (await fetch(posts[i].media_attachments[0].url)).arrayBuffer());
+    assert.ok(stored.length > 0);
+    assert.deepEqual(files.get(entry), stored);
+  }
+});

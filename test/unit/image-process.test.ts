@@ -56,3 +56,20 @@ test("closing the pool rejects the image tasks still waiting", async () => {
   await waiting;
   await assert.rejects(pool.run("processMediaImage", {}), /worker pool closed/);
 });
+
+test("once the image process has gone idle, the pool trims the native heap", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "roost-image-process-"));
+  let trims = 0;
+  const pool = createWorkerPool({ maxThreads: 1, idleTimeout: 200, log: createLog("silent"), onImagesIdle: () => trims++ });
+  t.after(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const input = join(dir, "in.png");
+  writeFileSync(input, await sharp({ create: { width: 8, height: 8, channels: 3, background: "#00ff00" } }).png().toBuffer());
+  const done = await pool.run<MediaImageResult>("processMediaImage", { input, outputPrefix: join(dir, "a-") });
+  assert.ok(done.ok);
+  assert.equal(trims, 0, "not while the process is alive");
+  assert.ok(await eventually(() => pool.threads() === 0));
+  assert.ok(await eventually(() => trims === 1), "trimmed once the image process has gone");
+});

@@ -13,7 +13,8 @@ export interface AuditLogView {
   entries: ActionLog[];
   actors: { accountId: string; name: string }[];
   kinds: { action: string; targetType: string }[];
-  filter: { accountId?: string; actionType: string; maxId?: string };
+  /** target: the target_account_id filter, with the account's handle when it exists. */
+  filter: { accountId?: string; actionType: string; maxId?: string; target?: { accountId: string; name: string | null } };
   /** The max_id of the next (older) page, when there is one. */
   nextMaxId: string | null;
   canViewDashboard: boolean;
@@ -51,10 +52,11 @@ function changesList(changes: ActionLog["changes"]): string {
   return `<ul class="changes">${rows.map(([k, [b, a]]) => `<li><strong>${esc(k)}</strong>: ${value(b)} → ${value(a)}</li>`).join("")}</ul>`;
 }
 
-function query(f: { accountId?: string; actionType?: string; maxId?: string }): string {
+function query(f: { accountId?: string; actionType?: string; targetAccountId?: string; maxId?: string }): string {
   const q = new URLSearchParams();
   if (f.accountId) q.set("account_id", f.accountId);
   if (f.actionType) q.set("action_type", f.actionType);
+  if (f.targetAccountId) q.set("target_account_id", f.targetAccountId);
   if (f.maxId) q.set("max_id", f.maxId);
   const s = q.toString();
   return s ? `${AUDIT_PAGE_PATH}?${s}` : AUDIT_PAGE_PATH;
@@ -64,7 +66,9 @@ function row(e: ActionLog): string {
   const actor = e.accountId
     ? `<a href="${esc(query({ accountId: e.accountId }))}">${esc(e.actorName)}</a>`
     : `<span class="muted">${esc(e.actorName)}</span>`;
-  const target = `${esc(e.targetType)} <strong>${esc(e.humanIdentifier ?? e.targetId ?? "")}</strong>`;
+  const name = `<strong>${esc(e.humanIdentifier ?? e.targetId ?? "")}</strong>`;
+  // An account's entries (Mastodon's target_account_id) are a click away.
+  const target = `${esc(e.targetType)} ${e.targetType === "Account" && e.targetId ? `<a href="${esc(query({ targetAccountId: e.targetId }))}">${name}</a>` : name}`;
   return `<tr data-id="${esc(e.id)}"><td>${time(e.createdAt)}</td><td>${actor} <span class="muted">(${esc(e.source)})</span></td><td>${esc(e.action)}</td><td>${target}</td><td>${changesList(e.changes)}</td></tr>`;
 }
 
@@ -75,16 +79,26 @@ function filters(v: AuditLogView): string {
   return `<form class="filters" method="get" action="${AUDIT_PAGE_PATH}" role="search">
 <div><label for="f-account">Staff member</label><select id="f-account" name="account_id">${actors}</select></div>
 <div><label for="f-action">Action</label><select id="f-action" name="action_type">${kinds}</select></div>
+${targetFilter(v)}
 <div><button type="submit">Filter</button> <a href="${AUDIT_PAGE_PATH}">Clear</a></div></form>`;
 }
 
+/** The target account filter has no control of its own (Mastodon links to it from an account): shown while set, with a way out. */
+function targetFilter(v: AuditLogView): string {
+  const t = v.filter.target;
+  if (!t) return "";
+  const without = query({ accountId: v.filter.accountId, actionType: v.filter.actionType });
+  return `<div id="f-target"><input type="hidden" name="target_account_id" value="${esc(t.accountId)}">About <strong>${esc(t.name ?? `account ${t.accountId}`)}</strong> <a href="${esc(without)}">any target</a></div>`;
+}
+
 export function adminAuditLogPage(v: AuditLogView): string {
+  const kept = { accountId: v.filter.accountId, actionType: v.filter.actionType, targetAccountId: v.filter.target?.accountId };
   const table = v.entries.length
     ? `<table class="log" id="log"><thead><tr><th scope="col">Time</th><th scope="col">Staff member</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Changes</th></tr></thead><tbody>${v.entries.map(row).join("")}</tbody></table>`
     : '<p id="log">No entries.</p>';
   const pages = [
-    v.filter.maxId ? `<a href="${esc(query({ accountId: v.filter.accountId, actionType: v.filter.actionType }))}" rel="first">Newest</a>` : "",
-    v.nextMaxId ? `<a href="${esc(query({ accountId: v.filter.accountId, actionType: v.filter.actionType, maxId: v.nextMaxId }))}" rel="next">Older</a>` : "",
+    v.filter.maxId ? `<a href="${esc(query(kept))}" rel="first">Newest</a>` : "",
+    v.nextMaxId ? `<a href="${esc(query({ ...kept, maxId: v.nextMaxId }))}" rel="next">Older</a>` : "",
   ].join("");
   const dashboard = v.canViewDashboard ? ' · <a href="/admin/dashboard">Dashboard</a>' : "";
   const body = `<header class="top"><h1>${esc(v.instanceTitle)}: audit log</h1><div>Signed in as <strong>${esc(v.handle)}</strong>${dashboard}</div></header>

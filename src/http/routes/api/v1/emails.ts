@@ -18,7 +18,7 @@ export function registerEmailsRoutes(app: App, r: Router): void {
     const { token, user, account } = requireToken(app, event, "write", "write:accounts");
     const wait = perIp.hit(clientIp(event) ?? "unknown", app.now());
     if (wait > 0) throw new ApiError(429, "Too many requests", undefined, undefined, { "retry-after": String(Math.ceil(wait / 1000)) });
-    resendConfirmation(app, { applicationId: token.applicationId, user, account }, p.has("email") ? (p.str("email") ?? "") : undefined);
+    await resendConfirmation(app, { applicationId: token.applicationId, user, account }, p.has("email") ? (p.str("email") ?? "") : undefined);
     return {};
   });
 
