@@ -303,3 +303,56 @@ test("names a typo away: accounts and hashtags the prefix misses, never for a ha
   await s.api(alice, "POST", "/api/v1/statuses", { status: "#mastodonting" });
   assert.deepEqual(await tags("#mastodontinf"), ["mastodonting"]);
 });
+
+test("accounts: exact usernames, then followed accounts, then local and most followed; every page of every size agrees", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const viewer = await s.user("viewer");
+  const ali = await s.user("ali");
+  const alix = await s.user("alix");
+  const db = s.app.db;
+  const remote = (username: string, domain: string, followersCount: number, displayName = "") => {
+    const id = s.app.ids.next();
+    const uri = `https://${domain}/users/${username}`;
+    db.prepare(
+      `INSERT INTO accounts (id, username, domain, display_name, uri, url, inbox_url, followers_count, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`,
+    ).run(BigInt(id), username, domain, displayName, uri, uri, `${uri}/inbox`, followersCount);
+    return id;
+  };
+  const follow = (id: string) =>
+    db.prepare("INSERT INTO follows (account_id, target_account_id, uri, created_at, updated_at) VALUES (?, ?, ?, 0, 0)").run(BigInt(viewer.id), BigInt(id), `https://x.example/f/${id}`);
+  const aliPeer1 = remote("ali", "peer1.example", 5);
+  const aliPeer2 = remote("ali", "peer2.example", 1);
+  const alina = [7, 3, 9, 1, 4, 2].map((n, i) => remote(`alina${i}`, "peer1.example", n));
+  const zz = remote("zz", "peer3.example", 50, "Ali Z");
+  const suspended = remote("alisus", "peer3.example", 99);
+  db.prepare("UPDATE accounts SET suspended_at = 1 WHERE id = ?").run(BigInt(suspended));
+  remote("bob", "peer1.example", 100, "Bob Alder"); // `al` matches its display name, `ali` does not
+  follow(aliPeer2);
+  follow(alina[1]);
+  follow(zz);
+  // Enough matches that the page is read in parts (storage/account-search.ts) rather than by
+  // ranking every match: these come last (remote, no followers), oldest first.
+  const fillers = Array.from({ length: 320 }, (_, i) => remote(`alifill${i}`, "peer4.example", 0));
+
+  const all = [
+    aliPeer2, ali.id, aliPeer1, // exact usernames: followed, local, then the most followed
+    zz, alina[1], // followed accounts, the most followed first
+    alix.id, alina[2], alina[0], alina[4], alina[5], alina[3], // local first, then the most followed
+    ...fillers,
+  ];
+  const ids = async (params: Record<string, string>) => (await s.api(viewer, "GET", `/api/v1/accounts/search${q({ q: "ali", ...params })}`)).map((a: any) => a.id);
+  assert.deepEqual(await ids({ limit: "40" }), all.slice(0, 40));
+  const v2 = await s.api(viewer, "GET", `/api/v2/search${q({ q: "ali", type: "accounts", limit: "40", offset: "3" })}`);
+  assert.deepEqual(v2.accounts.map((a: any) => a.id), all.slice(3, 43));
+  // The last page, short: the end of the matches.
+  assert.deepEqual(await ids({ limit: "40", offset: String(all.length - 3) }), all.slice(-3));
+  for (const limit of [1, 2, 3, 4]) {
+    for (let offset = 0; offset <= 13; offset++) {
+      assert.deepEqual(await ids({ limit: String(limit), offset: String(offset) }), all.slice(offset, offset + limit), `limit ${limit} offset ${offset}`);
+    }
+  }
+  assert.deepEqual(await ids({ limit: "40", following: "true" }), [aliPeer2, zz, alina[1]]);
+  assert.deepEqual(await ids({ limit: "2", offset: "1", following: "true" }), [zz, alina[1]]);
+});
