@@ -38,7 +38,12 @@ test("suggestions: featured, friends of friends and the global ranking, merged w
   // Featured by the admin: fay, and carl (who is also a friend of friends).
   const fay = await discoverable(s, "fay");
   featureAccount(s.app, actor, fay.account);
+  // A millisecond later: featured in the same one, the two would tie (then ordered by id).
+  const featuredAt = s.app.now();
+  const clock = s.app.now;
+  s.app.now = () => featuredAt + 1;
   featureAccount(s.app, actor, carl.account);
+  s.app.now = clock;
 
   // Global: max is followed by five active local users who also favourite his post (both
   // reasons); ivy's post is favourited by three and boosted by two (most_interactions); nat
