@@ -3,12 +3,14 @@
 // inbox from followed remote actors. Each minute's RSS and p99 latency are recorded; the
 // budgets compare minute 5 with the last minute (minute 30): RSS drift < 10%, p99 drift < 20%.
 // A shorter run compares the minute at the same fraction (a sixth of the run) with its last.
-// Streaming joins the mix once the server has it (not yet: reported as such).
+// Streaming is in the mix: each user holds a WebSocket (user and public:local streams) and an SSE
+// user stream for the whole run, as open apps and browser tabs do; frames received are counted.
 import { tx } from "../../src/db/db.ts";
 import { parseApActor } from "../../src/federation/parse/actor.ts";
 import { upsertRemoteAccount } from "../../src/federation/resolve/accounts.ts";
 import { authorizeFollowRequest, followAccount } from "../../src/services/follows.ts";
 import { CLI_APP, ensureBuiltinApp, issueToken } from "../../src/services/tokens.ts";
+import { openEventStream, openMany, openWebSocket, type StreamClient } from "../lib/stream-clients.ts";
 import { createUser } from "../../src/services/users.ts";
 import { type ActorHost, type BenchActor, PUBLIC, signedPostHeaders, startActorHost } from "../lib/peers.ts";
 import { rssMb } from "../lib/rss.ts";
@@ -139,12 +141,22 @@ export function soakScenario(): Scenario<Seed> {
           inFlight[kind]--;
         }
       };
+      // The streams are open before the load starts and stay open to the end.
+      let frames = 0;
+      const count = (c: StreamClient) => {
+        c.onData = () => void frames++;
+        return c;
+      };
+      const sockets = await openMany(seed.tokens.length, 10, (i) =>
+        openWebSocket(url, seed.tokens[i], [{ type: "subscribe", stream: "user" }, { type: "subscribe", stream: "public:local" }]).then(count),
+      );
+      const sse = await openMany(seed.tokens.length, 10, (i) => openEventStream(url, seed.tokens[i], "/api/v1/streaming/user").then(count));
       const timers = (Object.keys(RATES) as Kind[]).map((kind) => setInterval(() => void send(kind), 1000 / RATES[kind]));
       const sampler = setInterval(() => {
         const v = rssMb(pid);
         if (v !== null) bucket(performance.now() - t0).rss.push(v);
       }, 5000);
-      console.error(`soak: ${minutes} min of mixed load (streaming: not in the server yet)`);
+      console.error(`soak: ${minutes} min of mixed load, ${sockets.length} WebSockets and ${sse.length} SSE streams open`);
       for (let m = 1; m <= minutes; m++) {
         await sleep(Math.max(0, t0 + m * 60_000 - performance.now()));
         const b = buckets[m - 1];
@@ -154,6 +166,7 @@ export function soakScenario(): Scenario<Seed> {
       for (const t of timers) clearInterval(t);
       clearInterval(sampler);
       while (inFlight.read + inFlight.post + inFlight.inbox > 0) await sleep(50);
+      for (const c of [...sockets, ...sse]) c.close();
 
       const perMinute: Minute[] = buckets.slice(0, Math.round(durationMs / 60_000)).map((b, i) => {
         const all = [...b.lat.read, ...b.lat.post, ...b.lat.inbox];
@@ -184,6 +197,8 @@ export function soakScenario(): Scenario<Seed> {
         { name: "requests", value: perMinute.reduce((s, m) => s + m.requests, 0), unit: "" },
         { name: "errors (non-2xx or failed)", value: perMinute.reduce((s, m) => s + m.errors, 0), unit: "" },
         { name: "ticks skipped (in-flight cap reached)", value: perMinute.reduce((s, m) => s + m.skipped, 0), unit: "" },
+        { name: "streams held open (WebSocket + SSE)", value: sockets.length + sse.length, unit: "" },
+        { name: "stream frames received", value: frames, unit: "" },
       ];
       console.error(`soak: per minute ${JSON.stringify(perMinute)}`);
       return { metrics };
