@@ -52,7 +52,14 @@ export function searchStatuses(app: App, viewer: Account, q: string, opts: Statu
   if (query.impossible || !query.constrained || query.range.from >= query.range.to) return [];
 
   return readTx(app.db, () => {
-    const match = matchExpression(query, viewer.id, hiddenWords(app.db, viewer.id, app.now()));
+    const hidden = hiddenWords(app.db, viewer.id, app.now());
+    const scoped = matchExpression(query, viewer.id, hidden);
+    // The index is first asked without the scope words when the query has words of its own:
+    // `_scope_public_` is in nearly every row of an instance whose authors opted in, and FTS5
+    // steps through that doclist at every step of an AND (two words: 0.55 of 0.65 ms), while
+    // the exact check below (inSearchScope) decides anyway. A round whose hits are mostly out
+    // of the viewer's scope (other people's libraries) switches to the scoped expression.
+    let match = query.scope !== "library" && query.must.length > 0 ? matchExpression(query, viewer.id, hidden, false) : scoped;
     const out: Status[] = [];
     let skip = opts.offset;
     let to = query.range.to;
@@ -66,6 +73,7 @@ export function searchStatuses(app: App, viewer: Account, q: string, opts: Statu
       to = BigInt(ids[ids.length - 1]);
       const wanted = ids.filter((id) => !query.excluded.some((r) => BigInt(id) >= r.from && BigInt(id) < r.to));
       const inScope = wanted.length ? inSearchScope(app.db, viewer.id, wanted, query.scope) : new Set<Id>();
+      if (inScope.size * 2 < wanted.length) match = scoped;
       const found = findStatusesByIds(app.db, [...inScope]);
       const candidates = wanted.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
       for (const s of filterVisibleStatuses(app, viewer.id, candidates)) {

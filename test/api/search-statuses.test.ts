@@ -158,3 +158,46 @@ test("parameters: type, limit, offset, min_id, max_id, account_id; offsets need 
   assert.equal(all.statuses[0].account.id, bob.id);
   assert.equal(all.statuses[0].favourited, false);
 });
+
+test("two words, and words whose newest hits are out of the viewer's scope (other people's libraries)", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const bob = await s.user("bob");
+  const carol = await s.user("carol");
+  await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { indexable: true });
+  const post = async (u: TestUser, status: string) => (await s.api(u, "POST", "/api/v1/statuses", { status })).id as string;
+  const a1 = await post(alice, "a quokka on the island");
+  const a2 = await post(alice, "a quokka");
+  const a3 = await post(alice, "an island");
+  // bob has not opted in: his public posts are in his library only, and they are the newest hits.
+  const bobs: string[] = [];
+  for (let i = 0; i < 30; i++) bobs.push(await post(bob, `quokka island number ${i}`));
+  const find = async (who: TestUser, query: string, extra: Record<string, string> = {}) => {
+    const r = await s.req(who, "GET", `/api/v2/search${q({ q: query, type: "statuses", ...extra })}`);
+    assert.equal(r.status, 200, `${query}: ${r.text}`);
+    return r.body.statuses.map((x: { id: string }) => x.id) as string[];
+  };
+
+  assert.deepEqual(await find(carol, "quokka island"), [a1]);
+  assert.deepEqual(await find(carol, "island quokka"), [a1]);
+  assert.deepEqual(await find(carol, "quokka"), [a2, a1]);
+  assert.deepEqual(await find(carol, "island"), [a3, a1]);
+  assert.deepEqual(await find(carol, '"island quokka"'), []);
+  assert.deepEqual(await find(carol, "quokka island -number"), [a1]);
+  assert.deepEqual(await find(carol, "in:public quokka island"), [a1]);
+  assert.deepEqual(await find(carol, "in:library quokka island"), []);
+  assert.deepEqual(await find(carol, "quokka island", { limit: "1", offset: "1" }), []);
+  // bob finds his own (his library) and alice's, newest first, page after page.
+  const bobFinds = [...bobs].reverse().concat(a1);
+  assert.deepEqual(await find(bob, "quokka island", { limit: "40" }), bobFinds);
+  assert.deepEqual(await find(bob, "quokka island", { limit: "5", offset: "27" }), bobFinds.slice(27));
+  assert.deepEqual(await find(bob, "in:library quokka island", { limit: "40" }), [...bobs].reverse());
+  assert.deepEqual(await find(bob, "in:public island quokka"), [a1]);
+  // One of bob's posts in carol's library (a favourite), among the newest hits.
+  await s.api(carol, "POST", `/api/v1/statuses/${bobs[3]}/favourite`);
+  assert.deepEqual(await find(carol, "quokka island"), [bobs[3], a1]);
+  assert.deepEqual(await find(carol, "quokka"), [bobs[3], a2, a1]);
+  assert.deepEqual(await find(carol, "quokka island", { limit: "1", offset: "1" }), [a1]);
+  assert.deepEqual(await find(carol, "in:library quokka island"), [bobs[3]]);
+});
