@@ -1,6 +1,6 @@
 import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
-import { findAccountsByIds } from "../storage/accounts.ts";
+import { findAccountStandings } from "../storage/accounts.ts";
 import { statusesMentioning } from "../storage/mentions.ts";
 import { followedAmong, hiddenAuthorsAmong, viewersHidingAuthors } from "../storage/relationship-checks.ts";
 import { findStatusesByIds, type Status } from "../storage/statuses.ts";
@@ -16,7 +16,7 @@ import { readTx } from "../db/db.ts";
 export function filterVisibleStatuses(app: App, viewerId: Id | null, statuses: Status[]): Status[] {
   if (statuses.length === 0) return [];
   const authorIds = new Set(statuses.map((s) => s.accountId));
-  const authors = findAccountsByIds(app.db, [...authorIds]);
+  const authors = findAccountStandings(app.db, authorIds);
   const others = [...authorIds].filter((id) => id !== viewerId);
   const hidden = viewerId ? hiddenAuthorsAmong(app.db, viewerId, others, app.now()) : new Set<Id>();
   const followed = viewerId ? followedAmong(app.db, viewerId, others) : new Set<Id>();

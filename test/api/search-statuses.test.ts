@@ -201,3 +201,24 @@ test("two words, and words whose newest hits are out of the viewer's scope (othe
   assert.deepEqual(await find(carol, "quokka island", { limit: "1", offset: "1" }), [a1]);
   assert.deepEqual(await find(carol, "in:library quokka island"), [bobs[3]]);
 });
+
+test("a silenced author's posts are found by followers only, a suspended author's by nobody", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const mod = await s.user("mod", { role: "moderator", scopes: ["read", "write", "follow", "admin:read", "admin:write"] });
+  const loud = await s.user("loud");
+  const gone = await s.user("gone");
+  const fan = await s.user("fan");
+  const other = await s.user("other");
+  for (const u of [loud, gone]) await s.api(u, "PATCH", "/api/v1/accounts/update_credentials", { indexable: true });
+  const l1 = (await s.api(loud, "POST", "/api/v1/statuses", { status: "wombat burrow" })).id as string;
+  const g1 = (await s.api(gone, "POST", "/api/v1/statuses", { status: "wombat burrow too" })).id as string;
+  await s.api(fan, "POST", `/api/v1/accounts/${loud.id}/follow`);
+  const find = async (who: TestUser) =>
+    ((await s.api(who, "GET", `/api/v2/search${q({ q: "wombat burrow", type: "statuses" })}`)) as any).statuses.map((x: { id: string }) => x.id);
+  assert.deepEqual(await find(other), [g1, l1]);
+  await s.api(mod, "POST", `/api/v1/admin/accounts/${loud.id}/action`, { type: "silence" });
+  await s.api(mod, "POST", `/api/v1/admin/accounts/${gone.id}/action`, { type: "suspend" });
+  assert.deepEqual(await find(other), []);
+  assert.deepEqual(await find(fan), [l1]);
+});
