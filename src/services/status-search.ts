@@ -10,7 +10,8 @@ import { compileStatusQuery, matchExpression, metaMatch, narrow } from "../searc
 import { hiddenWords, inSearchScope, matchStatusIds } from "../search/status-search.ts";
 import { authorWord } from "../search/tokens.ts";
 import { type Account, findAccountByHandle } from "../storage/accounts.ts";
-import { findStatusesByIds, type Status } from "../storage/statuses.ts";
+import { findLiveStatusesCached } from "../storage/status-cache.ts";
+import type { Status } from "../storage/statuses.ts";
 import { parseAcct } from "./account-lookup.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 
@@ -74,7 +75,8 @@ export function searchStatuses(app: App, viewer: Account, q: string, opts: Statu
       const wanted = ids.filter((id) => !query.excluded.some((r) => BigInt(id) >= r.from && BigInt(id) < r.to));
       const inScope = wanted.length ? inSearchScope(app.db, viewer.id, wanted, query.scope) : new Set<Id>();
       if (inScope.size * 2 < wanted.length) match = scoped;
-      const found = findStatusesByIds(app.db, [...inScope]);
+      // The rows the page's serialiser reads too (and whose JSON it caches): read once.
+      const found = findLiveStatusesCached(app, inScope);
       const candidates = wanted.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
       for (const s of filterVisibleStatuses(app, viewer.id, candidates)) {
         if (skip > 0) skip--;
