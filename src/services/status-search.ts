@@ -9,7 +9,7 @@ import { parseSearchQuery } from "../search/query-parser.ts";
 import { compileStatusQuery, matchExpression, metaMatch, narrow } from "../search/status-query.ts";
 import { hiddenWords, inSearchScope, matchStatusIds } from "../search/status-search.ts";
 import { authorWord } from "../search/tokens.ts";
-import { type Account, findAccountByHandle } from "../storage/accounts.ts";
+import { type Account, type AccountStanding, findAccountByHandle, findAccountStandings } from "../storage/accounts.ts";
 import { findLiveStatusesCached } from "../storage/status-cache.ts";
 import type { Status } from "../storage/statuses.ts";
 import { parseAcct } from "./account-lookup.ts";
@@ -73,12 +73,14 @@ export function searchStatuses(app: App, viewer: Account, q: string, opts: Statu
       examined += ids.length;
       to = BigInt(ids[ids.length - 1]);
       const wanted = ids.filter((id) => !query.excluded.some((r) => BigInt(id) >= r.from && BigInt(id) < r.to));
-      const inScope = wanted.length ? inSearchScope(app.db, viewer.id, wanted, query.scope) : new Set<Id>();
-      if (inScope.size * 2 < wanted.length) match = scoped;
       // The rows the page's serialiser reads too (and whose JSON it caches): read once.
-      const found = findLiveStatusesCached(app, inScope);
-      const candidates = wanted.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
-      for (const s of filterVisibleStatuses(app, viewer.id, candidates)) {
+      const found = findLiveStatusesCached(app, wanted);
+      const hits = wanted.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+      const authors = hits.length ? findAccountStandings(app.db, new Set(hits.map((s) => s.accountId))) : new Map<Id, AccountStanding>();
+      const inScope = inSearchScope(app.db, viewer.id, hits, (id) => authors.get(id)?.indexable === true, query.scope);
+      if (inScope.size * 2 < wanted.length) match = scoped;
+      const candidates = hits.filter((s) => inScope.has(s.id));
+      for (const s of filterVisibleStatuses(app, viewer.id, candidates, authors)) {
         if (skip > 0) skip--;
         else if (out.length < opts.limit) out.push(s);
       }
