@@ -200,6 +200,11 @@ test("two words, and words whose newest hits are out of the viewer's scope (othe
   assert.deepEqual(await find(carol, "quokka"), [bobs[3], a2, a1]);
   assert.deepEqual(await find(carol, "quokka island", { limit: "1", offset: "1" }), [a1]);
   assert.deepEqual(await find(carol, "in:library quokka island"), [bobs[3]]);
+  // The entities are those GET /api/v1/statuses/:id shows the viewer (favourited included).
+  const page = (await s.api(carol, "GET", `/api/v2/search${q({ q: "quokka island", type: "statuses" })}`)) as any;
+  assert.deepEqual(page.statuses, [await s.api(carol, "GET", `/api/v1/statuses/${bobs[3]}`), await s.api(carol, "GET", `/api/v1/statuses/${a1}`)]);
+  assert.equal(page.statuses[0].favourited, true);
+  assert.deepEqual([page.accounts, page.hashtags, page.collections], [[], [], []]);
 });
 
 test("a silenced author's posts are found by followers only, a suspended author's by nobody", async (t) => {
