@@ -4,7 +4,7 @@ import type { App } from "../../../../app.ts";
 import type { Router } from "../../../router.ts";
 import { badRequest } from "../../../../errors.ts";
 import { parseId } from "../../../../lib/ids.ts";
-import { toApiAccounts } from "../../../../serializers/account.ts";
+import { toApiAccountsByIds } from "../../../../serializers/account.ts";
 import { toApiStatuses } from "../../../../serializers/status.ts";
 import { toApiTags } from "../../../../serializers/tag.ts";
 import { search, type SearchType } from "../../../../services/search.ts";
@@ -45,7 +45,7 @@ export function registerSearchRoutes(app: App, r: Router): void {
       excludeUnreviewed: p.bool("exclude_unreviewed") ?? false,
     });
     return {
-      accounts: toApiAccounts(app, res.accounts),
+      accounts: toApiAccountsByIds(app, res.accounts),
       statuses: toApiStatuses(app, res.statuses, viewer.account.id),
       hashtags: toApiTags(app, res.hashtags, viewer.account.id),
       // 4.6 collections: roost has none.
