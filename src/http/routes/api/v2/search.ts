@@ -4,7 +4,7 @@ import type { App } from "../../../../app.ts";
 import type { Router } from "../../../router.ts";
 import { badRequest } from "../../../../errors.ts";
 import { parseId } from "../../../../lib/ids.ts";
-import { toApiAccounts } from "../../../../serializers/account.ts";
+import { toApiAccountsByIds } from "../../../../serializers/account.ts";
 import { toApiStatusesJson } from "../../../../serializers/status.ts";
 import { toApiTags } from "../../../../serializers/tag.ts";
 import { search, type SearchType } from "../../../../services/search.ts";
@@ -46,7 +46,7 @@ export function registerSearchRoutes(app: App, r: Router): void {
       excludeUnreviewed: p.bool("exclude_unreviewed") ?? false,
     });
     // Statuses as the timelines send them, from cached JSON text; 4.6 collections: roost has none.
-    const accounts = JSON.stringify(toApiAccounts(app, res.accounts));
+    const accounts = JSON.stringify(toApiAccountsByIds(app, res.accounts));
     const statuses = toApiStatusesJson(app, res.statuses, viewer.account.id);
     const hashtags = JSON.stringify(toApiTags(app, res.hashtags, viewer.account.id));
     return jsonText(event, `{"accounts":${accounts},"statuses":${statuses},"hashtags":${hashtags},"collections":[]}`);
