@@ -78,14 +78,16 @@ export function searchStatuses(app: App, viewer: Account, q: string, opts: Statu
       const hits = wanted.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
       const authors = hits.length ? findAccountStandings(app.db, new Set(hits.map((s) => s.accountId))) : new Map<Id, AccountStanding>();
       const inScope = inSearchScope(app.db, viewer.id, hits, (id) => authors.get(id)?.indexable === true, query.scope);
-      if (inScope.size * 2 < wanted.length) match = scoped;
+      // Switching, the next round asks for as many hits as this one did: they are all in scope.
+      const switching = match !== scoped && inScope.size * 2 < wanted.length;
+      if (switching) match = scoped;
       const candidates = hits.filter((s) => inScope.has(s.id));
       for (const s of filterVisibleStatuses(app, viewer.id, candidates, authors)) {
         if (skip > 0) skip--;
         else if (out.length < opts.limit) out.push(s);
       }
       if (ids.length < batch) break;
-      batch = Math.min(200, batch * 2);
+      if (!switching) batch = Math.min(200, batch * 2);
     }
     return out;
   });
