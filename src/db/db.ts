@@ -40,6 +40,11 @@ export function stmt(db: DB, sql: string): Database.Statement {
   return s;
 }
 
+/** How many prepared statements `db`'s cache holds (each keeps native memory in SQLite). */
+export function cachedStatementCount(db: DB): number {
+  return caches.get(db)?.size ?? 0;
+}
+
 /**
  * Runs `fn` in an IMMEDIATE transaction (a savepoint when one is open). Synchronous: never
  * await inside. Work queued with afterCommit() runs once the outermost transaction commits
