@@ -195,12 +195,19 @@ export function soakScenario(): Scenario<Seed> {
       const first = perMinute[ref - 1];
       const last = perMinute[perMinute.length - 1];
       const drift = (a: number | null | undefined, b: number | null | undefined) => (a && b ? (b - a) / a : null);
+      const memoryPair = (name: string, unit: string, pick: (m: MemorySplit) => number | null): Metric[] =>
+        [first, last].map((m, i) => ({ name: `${name} at minute ${i ? minutes : ref}`, value: m?.memory ? pick(m.memory) : null, unit }));
       const metrics: Metric[] = [
         { name: "minutes of load", value: minutes, unit: "min" },
         { name: "reference minute (5 of 30)", value: ref, unit: "" },
         { name: `RSS at minute ${ref}`, value: first?.rssMb ?? null, unit: "MB" },
         { name: `RSS at minute ${minutes}`, value: last?.rssMb ?? null, unit: "MB" },
         { name: "RSS drift", value: drift(first?.rssMb, last?.rssMb), unit: "(fraction)" },
+        // Where the RSS went (sampled at each minute's end): V8's heap, glibc's main arena, the rest.
+        ...memoryPair("JS heap total", "MB", (x) => x.heapTotalMb),
+        ...memoryPair("malloc [heap]", "MB", (x) => x.brkHeapMb),
+        ...memoryPair("other anonymous memory", "MB", (x) => x.anonMmapMb),
+        ...memoryPair("cached statements", "", (x) => x.cachedStatements),
         { name: `p99 at minute ${ref} (all requests)`, value: first?.p99Ms.all ?? null, unit: "ms" },
         { name: `p99 at minute ${minutes} (all requests)`, value: last?.p99Ms.all ?? null, unit: "ms" },
         { name: "p99 drift", value: drift(first?.p99Ms.all, last?.p99Ms.all), unit: "(fraction)" },
