@@ -24,6 +24,7 @@ import { stopMediaTools } from "./media/ffmpeg.ts";
 import { preparePam } from "./services/external-auth/pam.ts";
 import { hasJobNamed } from "./jobs/job-store.ts";
 import { installFuzzyNames } from "./search/fuzzy-names.ts";
+import { installAccountNames } from "./search/account-names.ts";
 import { isStatusIndexPending, REBUILD_JOB } from "./search/status-index.ts";
 import { EventBus } from "./events/bus.ts";
 import { createMetrics } from "./ops/metrics.ts";
@@ -84,6 +85,7 @@ export interface RunningServer {
  */
 export function startSearch(app: App): void {
   installFuzzyNames(app);
+  installAccountNames(app);
   if (isStatusIndexPending(app.db) && !hasJobNamed(app.db, REBUILD_JOB)) app.jobs.enqueue(REBUILD_JOB, {});
 }
 

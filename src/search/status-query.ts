@@ -154,12 +154,15 @@ export function narrow(q: StatusQuery, r: IdRange): void {
 /**
  * The FTS5 MATCH expression: the scope the viewer may search, every required expression, and
  * none of the excluded ones nor of `hidden` (meta words of authors and domains the viewer does
- * not want to see, a pre-filter of what the caller filters exactly afterwards).
+ * not want to see, a pre-filter of what the caller filters exactly afterwards). With `scoped`
+ * false the scope is left out (only when `q.must` has an expression): the caller then checks
+ * the scope of every hit itself.
  */
-export function matchExpression(q: StatusQuery, viewerId: Id, hidden: string[] = []): string {
+export function matchExpression(q: StatusQuery, viewerId: Id, hidden: string[] = [], scoped = true): string {
   const scope =
     q.scope === "library" ? metaMatch(libraryWord(viewerId)) : q.scope === "public" ? metaMatch(PUBLIC_WORD) : `meta : (${ftsString(PUBLIC_WORD)} OR ${ftsString(libraryWord(viewerId))})`;
-  const positive = [scope, ...q.must].join(" AND ");
+  if (!scoped && q.must.length === 0) throw new Error("an expression without scope needs a required word");
+  const positive = (scoped ? [scope, ...q.must] : q.must).join(" AND ");
   const negative = [...q.mustNot, ...hidden.map(metaMatch)];
   return negative.length ? `(${positive}) NOT (${negative.join(" OR ")})` : positive;
 }

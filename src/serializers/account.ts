@@ -160,6 +160,12 @@ export function embeddedAccounts(app: App, ids: Iterable<Id>): Map<Id, EmbeddedA
   return out;
 }
 
+/** Accounts by id in the order given (unknown ids left out), through the cached renderings. */
+export function toApiAccountsByIds(app: App, ids: Id[]): ApiAccount[] {
+  const found = embeddedAccounts(app, ids);
+  return ids.flatMap((id) => found.get(id)?.json ?? []);
+}
+
 // Mastodon caps the count shown to the owner (FollowRequest...limit(40).count).
 const FOLLOW_REQUESTS_CAP = 40;
 

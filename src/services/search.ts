@@ -7,7 +7,8 @@ import type { App } from "../app.ts";
 import { compareIds, type Id } from "../lib/ids.ts";
 import { normalizeTag } from "../lib/tags.ts";
 import { findAccountByHandle, findAccountByUri, type Account } from "../storage/accounts.ts";
-import { nearAccountWords, nearTagNames } from "../search/fuzzy-names.ts";
+import { rankAccountsByName } from "../search/account-names.ts";
+import { nameWords, nearAccountWords, nearTagNames } from "../search/fuzzy-names.ts";
 import { ftsString } from "../search/tokens.ts";
 import { isShownInSearch, searchAccounts } from "../storage/account-search.ts";
 import { findAccountByUrl } from "../storage/remote-accounts.ts";
@@ -37,7 +38,8 @@ export interface SearchInput {
 }
 
 export interface SearchResult {
-  accounts: Account[];
+  /** Ids, in rank order: the routes render them (cached renderings). */
+  accounts: Id[];
   statuses: Status[];
   hashtags: TagRow[];
 }
@@ -82,10 +84,10 @@ export async function findAccounts(
   viewer: Account,
   q: string,
   opts: { resolve: boolean; following: boolean; limit: number; offset: number; strict?: boolean },
-): Promise<Account[]> {
+): Promise<Id[]> {
   const text = q.trim().replace(/^@/, "");
   if (text === "" || text.startsWith("#") || opts.limit === 0) return [];
-  const out: Account[] = [];
+  const out: Id[] = [];
   let domainPrefix: string | null = null;
   const at = text.indexOf("@");
   if (at !== -1) {
@@ -103,7 +105,7 @@ export async function findAccounts(
       } else {
         exact = findAccountByHandle(app.db, acct.username, acct.domain);
       }
-      if (exact && isShownInSearch(app.db, exact.id, viewer.id, opts.following)) out.push(exact);
+      if (exact && isShownInSearch(app.db, exact.id, viewer.id, opts.following)) out.push(exact.id);
     }
   }
   const term = (at === -1 ? text : text.slice(0, at)).slice(0, MAX_NAME_QUERY).toLowerCase();
@@ -111,7 +113,13 @@ export async function findAccounts(
   // A handle's username is matched on the username alone; other text on display names too.
   const column = domainPrefix === null ? "" : "username : ";
   const base = { term, domainPrefix, viewerId: viewer.id, following: opts.following, offset: opts.offset };
-  const prefixed = searchAccounts(app.db, { ...base, match: `${column}${ftsString(term)}*`, exclude: out.map((a) => a.id), limit: opts.limit - out.length });
+  // One word and no domain (what people type into a search box): the name index in memory
+  // ranks it (search/account-names.ts); the database answers every other shape the same way.
+  const words = domainPrefix === null ? nameWords(term) : [];
+  const inMemory = (q: { prefix?: string; words?: string[] }, exclude: Id[]) => rankAccountsByName(app, { ...q, ...base, exclude, limit: opts.limit - exclude.length });
+  const prefixed =
+    (words.length === 1 ? inMemory({ prefix: words[0] }, out) : null) ??
+    searchAccounts(app.db, { ...base, match: `${column}${ftsString(term)}*`, exclude: out, limit: opts.limit - out.length });
   out.push(...prefixed);
   // Too few: names one or two typos away, for a plain name typed by a person. Never for a
   // handle or a look-up (`resolve`): clients such as toot act on the first account found, which
@@ -121,7 +129,7 @@ export async function findAccounts(
   const near = fuzzy && out.length < opts.limit ? nearAccountWords(app, term) : [];
   if (near.length > 0) {
     const match = `${column}(${near.map(ftsString).join(" OR ")})`;
-    out.push(...searchAccounts(app.db, { ...base, match, exclude: out.map((a) => a.id), limit: opts.limit - out.length }));
+    out.push(...(inMemory({ words: near }, out) ?? searchAccounts(app.db, { ...base, match, exclude: out, limit: opts.limit - out.length })));
   }
   return out;
 }
@@ -157,7 +165,7 @@ export async function search(app: App, viewer: Account, input: SearchInput): Pro
     if (offset > 0) return result;
     const found = await resolveUrl(app, q, input.resolve);
     if (found && "account" in found) {
-      if (wants("accounts") && isShownInSearch(app.db, found.account.id, viewer.id, input.following)) result.accounts.push(found.account);
+      if (wants("accounts") && isShownInSearch(app.db, found.account.id, viewer.id, input.following)) result.accounts.push(found.account.id);
     } else if (found && wants("statuses") && statusMatches(app, viewer, found.status, input)) {
       result.statuses.push(found.status);
     }

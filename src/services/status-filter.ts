@@ -1,6 +1,6 @@
 import type { App } from "../app.ts";
 import type { Id } from "../lib/ids.ts";
-import { findAccountsByIds } from "../storage/accounts.ts";
+import { type AccountStanding, findAccountStandings } from "../storage/accounts.ts";
 import { statusesMentioning } from "../storage/mentions.ts";
 import { followedAmong, hiddenAuthorsAmong, viewersHidingAuthors } from "../storage/relationship-checks.ts";
 import { findStatusesByIds, type Status } from "../storage/statuses.ts";
@@ -12,11 +12,12 @@ import { readTx } from "../db/db.ts";
  * queries whatever the length. A status stays when the viewer may see it (canViewStatus's
  * rule) and the viewer neither blocks, mutes nor domain-blocks its author; a silenced
  * author's posts only reach followers. The viewer's own statuses always stay. Order is kept.
+ * `standings`, when the caller has read them, holds every author's.
  */
-export function filterVisibleStatuses(app: App, viewerId: Id | null, statuses: Status[]): Status[] {
+export function filterVisibleStatuses(app: App, viewerId: Id | null, statuses: Status[], standings?: Map<Id, AccountStanding>): Status[] {
   if (statuses.length === 0) return [];
   const authorIds = new Set(statuses.map((s) => s.accountId));
-  const authors = findAccountsByIds(app.db, [...authorIds]);
+  const authors = standings ?? findAccountStandings(app.db, authorIds);
   const others = [...authorIds].filter((id) => id !== viewerId);
   const hidden = viewerId ? hiddenAuthorsAmong(app.db, viewerId, others, app.now()) : new Set<Id>();
   const followed = viewerId ? followedAmong(app.db, viewerId, others) : new Set<Id>();

@@ -9,8 +9,9 @@ import { parseSearchQuery } from "../search/query-parser.ts";
 import { compileStatusQuery, matchExpression, metaMatch, narrow } from "../search/status-query.ts";
 import { hiddenWords, inSearchScope, matchStatusIds } from "../search/status-search.ts";
 import { authorWord } from "../search/tokens.ts";
-import { type Account, findAccountByHandle } from "../storage/accounts.ts";
-import { findStatusesByIds, type Status } from "../storage/statuses.ts";
+import { type Account, type AccountStanding, findAccountByHandle, findAccountStandings } from "../storage/accounts.ts";
+import { findLiveStatusesCached } from "../storage/status-cache.ts";
+import type { Status } from "../storage/statuses.ts";
 import { parseAcct } from "./account-lookup.ts";
 import { filterVisibleStatuses } from "./status-filter.ts";
 
@@ -52,7 +53,14 @@ export function searchStatuses(app: App, viewer: Account, q: string, opts: Statu
   if (query.impossible || !query.constrained || query.range.from >= query.range.to) return [];
 
   return readTx(app.db, () => {
-    const match = matchExpression(query, viewer.id, hiddenWords(app.db, viewer.id, app.now()));
+    const hidden = hiddenWords(app.db, viewer.id, app.now());
+    const scoped = matchExpression(query, viewer.id, hidden);
+    // The index is first asked without the scope words when the query has words of its own:
+    // `_scope_public_` is in nearly every row of an instance whose authors opted in, and FTS5
+    // steps through that doclist at every step of an AND (two words: 0.55 of 0.65 ms), while
+    // the exact check below (inSearchScope) decides anyway. A round whose hits are mostly out
+    // of the viewer's scope (other people's libraries) switches to the scoped expression.
+    let match = query.scope !== "library" && query.must.length > 0 ? matchExpression(query, viewer.id, hidden, false) : scoped;
     const out: Status[] = [];
     let skip = opts.offset;
     let to = query.range.to;
@@ -65,15 +73,21 @@ export function searchStatuses(app: App, viewer: Account, q: string, opts: Statu
       examined += ids.length;
       to = BigInt(ids[ids.length - 1]);
       const wanted = ids.filter((id) => !query.excluded.some((r) => BigInt(id) >= r.from && BigInt(id) < r.to));
-      const inScope = wanted.length ? inSearchScope(app.db, viewer.id, wanted, query.scope) : new Set<Id>();
-      const found = findStatusesByIds(app.db, [...inScope]);
-      const candidates = wanted.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
-      for (const s of filterVisibleStatuses(app, viewer.id, candidates)) {
+      // The rows the page's serialiser reads too (and whose JSON it caches): read once.
+      const found = findLiveStatusesCached(app, wanted);
+      const hits = wanted.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+      const authors = hits.length ? findAccountStandings(app.db, new Set(hits.map((s) => s.accountId))) : new Map<Id, AccountStanding>();
+      const inScope = inSearchScope(app.db, viewer.id, hits, (id) => authors.get(id)?.indexable === true, query.scope);
+      // Switching, the next round asks for as many hits as this one did: they are all in scope.
+      const switching = match !== scoped && inScope.size * 2 < wanted.length;
+      if (switching) match = scoped;
+      const candidates = hits.filter((s) => inScope.has(s.id));
+      for (const s of filterVisibleStatuses(app, viewer.id, candidates, authors)) {
         if (skip > 0) skip--;
         else if (out.length < opts.limit) out.push(s);
       }
       if (ids.length < batch) break;
-      batch = Math.min(200, batch * 2);
+      if (!switching) batch = Math.min(200, batch * 2);
     }
     return out;
   });

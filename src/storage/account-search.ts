@@ -3,7 +3,6 @@
 // paging, because that is the API's contract for search.
 import { type DB, type Row, stmt, str, idListJson } from "../db/db.ts";
 import type { Id } from "../lib/ids.ts";
-import { type Account, findAccountsByIds } from "./accounts.ts";
 
 export interface AccountSearchQuery {
   /** FTS5 MATCH expression on account_search (services/search.ts builds it from quoted words). */
@@ -96,7 +95,7 @@ const ids = (rows: unknown[]) => (rows as Row[]).map((r) => str(r.id));
  * by nature) and the rest walked in rank order. A short page from the walk is checked by the
  * plain ranking, so the answer is always the same as ranking every match.
  */
-export function searchAccounts(db: DB, q: AccountSearchQuery): Account[] {
+export function searchAccounts(db: DB, q: AccountSearchQuery): Id[] {
   const params = {
     match: q.match,
     term: q.term,
@@ -108,7 +107,7 @@ export function searchAccounts(db: DB, q: AccountSearchQuery): Account[] {
   };
   if (q.limit <= 0) return [];
   const few = Number((stmt(db, COUNT).get(params) as Row).n) <= RANK_ALL_MAX;
-  if (few) return load(db, ids(stmt(db, RANK_ALL).all({ ...params, limit: q.limit, offset: q.offset })));
+  if (few) return ids(stmt(db, RANK_ALL).all({ ...params, limit: q.limit, offset: q.offset }));
   const follows = stmt(db, "SELECT 1 AS x FROM follows WHERE account_id = ? LIMIT 1").get(params.viewer) !== undefined;
   const head = [...ids(stmt(db, EXACT).all(params)), ...(follows ? ids(stmt(db, FOLLOWED_MATCHES).all(params)) : [])];
   let page = head.slice(q.offset, q.offset + q.limit);
@@ -119,13 +118,9 @@ export function searchAccounts(db: DB, q: AccountSearchQuery): Account[] {
     // WALK accounts): ranking every match decides.
     page = rest.length === want ? [...page, ...rest] : ids(stmt(db, RANK_ALL).all({ ...params, limit: q.limit, offset: q.offset }));
   }
-  return load(db, page);
+  return page;
 }
 
-function load(db: DB, page: Id[]): Account[] {
-  const found = findAccountsByIds(db, page);
-  return page.flatMap((id) => found.get(id) ?? []);
-}
 
 /** True when the account passes searchAccounts' filters (an exact handle match is checked alone). */
 export function isShownInSearch(db: DB, accountId: Id, viewerId: Id, following: boolean): boolean {

@@ -158,3 +158,72 @@ test("parameters: type, limit, offset, min_id, max_id, account_id; offsets need 
   assert.equal(all.statuses[0].account.id, bob.id);
   assert.equal(all.statuses[0].favourited, false);
 });
+
+test("two words, and words whose newest hits are out of the viewer's scope (other people's libraries)", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const alice = await s.user("alice");
+  const bob = await s.user("bob");
+  const carol = await s.user("carol");
+  await s.api(alice, "PATCH", "/api/v1/accounts/update_credentials", { indexable: true });
+  const post = async (u: TestUser, status: string) => (await s.api(u, "POST", "/api/v1/statuses", { status })).id as string;
+  const a1 = await post(alice, "a quokka on the island");
+  const a2 = await post(alice, "a quokka");
+  const a3 = await post(alice, "an island");
+  // bob has not opted in: his public posts are in his library only, and they are the newest hits.
+  const bobs: string[] = [];
+  for (let i = 0; i < 30; i++) bobs.push(await post(bob, `quokka island number ${i}`));
+  const find = async (who: TestUser, query: string, extra: Record<string, string> = {}) => {
+    const r = await s.req(who, "GET", `/api/v2/search${q({ q: query, type: "statuses", ...extra })}`);
+    assert.equal(r.status, 200, `${query}: ${r.text}`);
+    return r.body.statuses.map((x: { id: string }) => x.id) as string[];
+  };
+
+  assert.deepEqual(await find(carol, "quokka island"), [a1]);
+  assert.deepEqual(await find(carol, "island quokka"), [a1]);
+  assert.deepEqual(await find(carol, "quokka"), [a2, a1]);
+  assert.deepEqual(await find(carol, "island"), [a3, a1]);
+  assert.deepEqual(await find(carol, '"island quokka"'), []);
+  assert.deepEqual(await find(carol, "quokka island -number"), [a1]);
+  assert.deepEqual(await find(carol, "in:public quokka island"), [a1]);
+  assert.deepEqual(await find(carol, "in:library quokka island"), []);
+  assert.deepEqual(await find(carol, "quokka island", { limit: "1", offset: "1" }), []);
+  // bob finds his own (his library) and alice's, newest first, page after page.
+  const bobFinds = [...bobs].reverse().concat(a1);
+  assert.deepEqual(await find(bob, "quokka island", { limit: "40" }), bobFinds);
+  assert.deepEqual(await find(bob, "quokka island", { limit: "5", offset: "27" }), bobFinds.slice(27));
+  assert.deepEqual(await find(bob, "in:library quokka island", { limit: "40" }), [...bobs].reverse());
+  assert.deepEqual(await find(bob, "in:public island quokka"), [a1]);
+  // One of bob's posts in carol's library (a favourite), among the newest hits.
+  await s.api(carol, "POST", `/api/v1/statuses/${bobs[3]}/favourite`);
+  assert.deepEqual(await find(carol, "quokka island"), [bobs[3], a1]);
+  assert.deepEqual(await find(carol, "quokka"), [bobs[3], a2, a1]);
+  assert.deepEqual(await find(carol, "quokka island", { limit: "1", offset: "1" }), [a1]);
+  assert.deepEqual(await find(carol, "in:library quokka island"), [bobs[3]]);
+  // The entities are those GET /api/v1/statuses/:id shows the viewer (favourited included).
+  const page = (await s.api(carol, "GET", `/api/v2/search${q({ q: "quokka island", type: "statuses" })}`)) as any;
+  assert.deepEqual(page.statuses, [await s.api(carol, "GET", `/api/v1/statuses/${bobs[3]}`), await s.api(carol, "GET", `/api/v1/statuses/${a1}`)]);
+  assert.equal(page.statuses[0].favourited, true);
+  assert.deepEqual([page.accounts, page.hashtags, page.collections], [[], [], []]);
+});
+
+test("a silenced author's posts are found by followers only, a suspended author's by nobody", async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const mod = await s.user("mod", { role: "moderator", scopes: ["read", "write", "follow", "admin:read", "admin:write"] });
+  const loud = await s.user("loud");
+  const gone = await s.user("gone");
+  const fan = await s.user("fan");
+  const other = await s.user("other");
+  for (const u of [loud, gone]) await s.api(u, "PATCH", "/api/v1/accounts/update_credentials", { indexable: true });
+  const l1 = (await s.api(loud, "POST", "/api/v1/statuses", { status: "wombat burrow" })).id as string;
+  const g1 = (await s.api(gone, "POST", "/api/v1/statuses", { status: "wombat burrow too" })).id as string;
+  await s.api(fan, "POST", `/api/v1/accounts/${loud.id}/follow`);
+  const find = async (who: TestUser) =>
+    ((await s.api(who, "GET", `/api/v2/search${q({ q: "wombat burrow", type: "statuses" })}`)) as any).statuses.map((x: { id: string }) => x.id);
+  assert.deepEqual(await find(other), [g1, l1]);
+  await s.api(mod, "POST", `/api/v1/admin/accounts/${loud.id}/action`, { type: "silence" });
+  await s.api(mod, "POST", `/api/v1/admin/accounts/${gone.id}/action`, { type: "suspend" });
+  assert.deepEqual(await find(other), []);
+  assert.deepEqual(await find(fan), [l1]);
+});

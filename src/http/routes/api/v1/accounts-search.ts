@@ -2,7 +2,7 @@
 // display name; `resolve` looks an exact remote handle up through WebFinger.
 import type { App } from "../../../../app.ts";
 import type { Router } from "../../../router.ts";
-import { toApiAccounts } from "../../../../serializers/account.ts";
+import { toApiAccountsByIds } from "../../../../serializers/account.ts";
 import { findAccounts } from "../../../../services/search.ts";
 import { requireUser } from "../../../auth.ts";
 import { pageParams } from "../../../pagination.ts";
@@ -23,6 +23,6 @@ export function registerAccountsSearchRoutes(app: App, r: Router): void {
       // Unlike v2 search, this endpoint reports an unreachable remote server (503).
       strict: true,
     });
-    return toApiAccounts(app, accounts);
+    return toApiAccountsByIds(app, accounts);
   });
 }

@@ -4,11 +4,12 @@ import type { App } from "../../../../app.ts";
 import type { Router } from "../../../router.ts";
 import { badRequest } from "../../../../errors.ts";
 import { parseId } from "../../../../lib/ids.ts";
-import { toApiAccounts } from "../../../../serializers/account.ts";
-import { toApiStatuses } from "../../../../serializers/status.ts";
+import { toApiAccountsByIds } from "../../../../serializers/account.ts";
+import { toApiStatusesJson } from "../../../../serializers/status.ts";
 import { toApiTags } from "../../../../serializers/tag.ts";
 import { search, type SearchType } from "../../../../services/search.ts";
 import { requireUser } from "../../../auth.ts";
+import { jsonText } from "../../../headers.ts";
 import { pageParams } from "../../../pagination.ts";
 import { type Params, readAppParams } from "../../../params.ts";
 
@@ -44,12 +45,10 @@ export function registerSearchRoutes(app: App, r: Router): void {
       maxId: page.maxId,
       excludeUnreviewed: p.bool("exclude_unreviewed") ?? false,
     });
-    return {
-      accounts: toApiAccounts(app, res.accounts),
-      statuses: toApiStatuses(app, res.statuses, viewer.account.id),
-      hashtags: toApiTags(app, res.hashtags, viewer.account.id),
-      // 4.6 collections: roost has none.
-      collections: [],
-    };
+    // Statuses as the timelines send them, from cached JSON text; 4.6 collections: roost has none.
+    const accounts = JSON.stringify(toApiAccountsByIds(app, res.accounts));
+    const statuses = toApiStatusesJson(app, res.statuses, viewer.account.id);
+    const hashtags = JSON.stringify(toApiTags(app, res.hashtags, viewer.account.id));
+    return jsonText(event, `{"accounts":${accounts},"statuses":${statuses},"hashtags":${hashtags},"collections":[]}`);
   });
 }
