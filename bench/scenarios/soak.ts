@@ -13,6 +13,7 @@ import { CLI_APP, ensureBuiltinApp, issueToken } from "../../src/services/tokens
 import { openEventStream, openMany, openWebSocket, type StreamClient } from "../lib/stream-clients.ts";
 import { createUser } from "../../src/services/users.ts";
 import { type ActorHost, type BenchActor, PUBLIC, signedPostHeaders, startActorHost } from "../lib/peers.ts";
+import { type MemorySplit, memorySplit } from "../lib/memory-split.ts";
 import { rssMb } from "../lib/rss.ts";
 import { median, quantile } from "../lib/stats.ts";
 import type { Check, Metric, RunSummary, Scenario } from "../scenario.ts";
@@ -41,6 +42,8 @@ interface Minute {
   errors: number;
   skipped: number;
   p99Ms: Record<Kind | "all", number | null>;
+  /** Sampled at the minute's end: JS heap, Buffers and native memory, to tell a drift apart. */
+  memory: MemorySplit | null;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -91,7 +94,7 @@ export function soakScenario(): Scenario<Seed> {
       };
     },
     targets: () => [],
-    async measure({ url, pid, seed, minutes }) {
+    async measure({ url, pid, dataDir, seed, minutes }) {
       const durationMs = minutes * 60_000;
       const buckets: { lat: Record<Kind, number[]>; requests: number; errors: number; skipped: number; rss: number[] }[] = [];
       const bucket = (t: number) => (buckets[Math.floor(t / 60_000)] ??= { lat: { read: [], post: [], inbox: [] }, requests: 0, errors: 0, skipped: 0, rss: [] });
@@ -157,11 +160,18 @@ export function soakScenario(): Scenario<Seed> {
         if (v !== null) bucket(performance.now() - t0).rss.push(v);
       }, 5000);
       console.error(`soak: ${minutes} min of mixed load, ${sockets.length} WebSockets and ${sse.length} SSE streams open`);
+      const split: (MemorySplit | null)[] = [];
+      const f = (v: number | null | undefined) => (v === null || v === undefined ? "-" : v.toFixed(1));
       for (let m = 1; m <= minutes; m++) {
         await sleep(Math.max(0, t0 + m * 60_000 - performance.now()));
         const b = buckets[m - 1];
         const p99 = b?.lat.read.length ? quantile(b.lat.read, 0.99).toFixed(1) : "-";
-        console.error(`soak: minute ${m}: RSS ${b?.rss.length ? median(b.rss).toFixed(1) : "-"} MB, read p99 ${p99} ms, ${b?.requests ?? 0} requests, ${b?.errors ?? 0} errors`);
+        const mem = (split[m - 1] = await memorySplit(pid, dataDir).catch(() => null));
+        console.error(
+          `soak: minute ${m}: RSS ${b?.rss.length ? median(b.rss).toFixed(1) : "-"} MB, read p99 ${p99} ms, ${b?.requests ?? 0} requests, ${b?.errors ?? 0} errors; ` +
+            `heap ${f(mem?.heapUsedMb)}/${f(mem?.heapTotalMb)} MB, external ${f(mem?.externalMb)} (buffers ${f(mem?.arrayBuffersMb)}), ` +
+            `malloc [heap] ${f(mem?.brkHeapMb)}, other anon ${f(mem?.anonMmapMb)}, file ${f(mem?.fileMb)} MB, ${mem?.cachedStatements ?? "-"} statements`,
+        );
       }
       for (const t of timers) clearInterval(t);
       clearInterval(sampler);
@@ -178,18 +188,26 @@ export function soakScenario(): Scenario<Seed> {
           errors: b.errors,
           skipped: b.skipped,
           p99Ms: { read: p(b.lat.read), post: p(b.lat.post), inbox: p(b.lat.inbox), all: p(all) },
+          memory: split[i] ?? null,
         };
       });
       const ref = Math.max(1, Math.round(minutes / 6));
       const first = perMinute[ref - 1];
       const last = perMinute[perMinute.length - 1];
       const drift = (a: number | null | undefined, b: number | null | undefined) => (a && b ? (b - a) / a : null);
+      const memoryPair = (name: string, unit: string, pick: (m: MemorySplit) => number | null): Metric[] =>
+        [first, last].map((m, i) => ({ name: `${name} at minute ${i ? minutes : ref}`, value: m?.memory ? pick(m.memory) : null, unit }));
       const metrics: Metric[] = [
         { name: "minutes of load", value: minutes, unit: "min" },
         { name: "reference minute (5 of 30)", value: ref, unit: "" },
         { name: `RSS at minute ${ref}`, value: first?.rssMb ?? null, unit: "MB" },
         { name: `RSS at minute ${minutes}`, value: last?.rssMb ?? null, unit: "MB" },
         { name: "RSS drift", value: drift(first?.rssMb, last?.rssMb), unit: "(fraction)" },
+        // Where the RSS went (sampled at each minute's end): V8's heap, glibc's main arena, the rest.
+        ...memoryPair("JS heap total", "MB", (x) => x.heapTotalMb),
+        ...memoryPair("malloc [heap]", "MB", (x) => x.brkHeapMb),
+        ...memoryPair("other anonymous memory", "MB", (x) => x.anonMmapMb),
+        ...memoryPair("cached statements", "", (x) => x.cachedStatements),
         { name: `p99 at minute ${ref} (all requests)`, value: first?.p99Ms.all ?? null, unit: "ms" },
         { name: `p99 at minute ${minutes} (all requests)`, value: last?.p99Ms.all ?? null, unit: "ms" },
         { name: "p99 drift", value: drift(first?.p99Ms.all, last?.p99Ms.all), unit: "(fraction)" },

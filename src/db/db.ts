@@ -8,6 +8,16 @@ export type DB = Database.Database;
 export type Row = Record<string, unknown>;
 
 /**
+ * SQLite's page cache per connection, in KiB. better-sqlite3 builds SQLite with 16 MiB
+ * (SQLITE_DEFAULT_CACHE_SIZE=-16000), malloc'd page by page as queries touch new pages and
+ * never given back: on a growing database the server's RSS crept up ~1 MB a minute under the
+ * soak's load until those 16 MiB were full (bench/scenarios/soak.ts). The kernel's file cache
+ * holds the database anyway, so a miss costs a pread of a cached page, not a disk read; 4 MiB
+ * keep the hot pages (recent statuses, feed and job indexes) of a small instance.
+ */
+export const PAGE_CACHE_KIB = 4096;
+
+/**
  * Opens the database with roost's pragmas. Integers come back as BigInt (defaultSafeIntegers):
  * 64-bit ids must never pass through a JS number. Row mappers convert ids with `str()` and
  * counts/timestamps with `num()`.
@@ -25,6 +35,7 @@ export function openDatabase(file: string): DB {
   db.pragma("foreign_keys = ON");
   // The IN-list and sort b-trees of page queries stay in memory, never in temp files.
   db.pragma("temp_store = MEMORY");
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   db.defaultSafeIntegers(true);
   return db;
 }
@@ -38,6 +49,11 @@ export function stmt(db: DB, sql: string): Database.Statement {
   let s = cache.get(sql);
   if (!s) cache.set(sql, (s = db.prepare(sql)));
   return s;
+}
+
+/** How many prepared statements `db`'s cache holds (each keeps native memory in SQLite). */
+export function cachedStatementCount(db: DB): number {
+  return caches.get(db)?.size ?? 0;
 }
 
 /**

@@ -20,6 +20,11 @@ interface Compiled {
 
 const caches = new WeakMap<DB, Map<string, Compiled>>();
 
+/** How many statements `db`'s fast-row cache holds (beside db.ts's stmt() cache). */
+export function cachedRowStatementCount(db: DB): number {
+  return caches.get(db)?.size ?? 0;
+}
+
 function literal(columns: { name: string; index: number }[]): string {
   return `{ ${columns.map((c) => `${JSON.stringify(c.name)}: v[${c.index}]`).join(", ")} }`;
 }

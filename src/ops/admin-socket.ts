@@ -3,6 +3,8 @@ import { createServer, request, type Server } from "node:http";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { App } from "../app.ts";
+import { cachedStatementCount } from "../db/db.ts";
+import { cachedRowStatementCount } from "../db/rows.ts";
 import { ROOST_VERSION } from "../version.ts";
 
 // The running server's admin socket: DATA_DIR/roost.sock, a Unix socket only its owner can
@@ -22,6 +24,10 @@ export interface LiveStatus {
   uptimeSeconds: number;
   rssBytes: number;
   heapUsedBytes: number;
+  /** process.memoryUsage()'s split, so a drift in RSS can be told apart (JS heap, Buffers, native). */
+  memory: { heapTotalBytes: number; externalBytes: number; arrayBuffersBytes: number };
+  /** Prepared statements the server's connection caches (db/db.ts stmt() and db/rows.ts). */
+  cachedStatements: number;
   /** Event-loop delay over the last minute, in ms (p50, p99, max). */
   eventLoopDelayMs: { p50: number; p99: number; max: number };
 }
@@ -87,6 +93,8 @@ export async function startAdminSocket(app: App, url: () => string): Promise<{ c
       uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
       rssBytes: mem.rss,
       heapUsedBytes: mem.heapUsed,
+      memory: { heapTotalBytes: mem.heapTotal, externalBytes: mem.external, arrayBuffersBytes: mem.arrayBuffers },
+      cachedStatements: cachedStatementCount(app.db) + cachedRowStatementCount(app.db),
       eventLoopDelayMs: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) },
     };
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));

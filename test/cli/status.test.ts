@@ -55,6 +55,10 @@ test("roost status, /health, /metrics and the admin socket of a running server",
   assert.equal(r.server.url, server.url);
   assert.ok(r.server.uptimeSeconds >= 0 && r.server.rssBytes > 10_000_000);
   assert.equal(typeof r.server.eventLoopDelayMs.p99, "number");
+  // The memory split the soak records per minute: V8's figures and the statement cache.
+  assert.ok(r.server.memory.heapTotalBytes >= r.server.heapUsedBytes && r.server.memory.externalBytes > 0);
+  assert.ok(r.server.memory.arrayBuffersBytes >= 0 && r.server.memory.arrayBuffersBytes <= r.server.memory.externalBytes);
+  assert.ok(r.server.cachedStatements > 10, `cached statements: ${r.server.cachedStatements}`);
   assert.ok(r.database.bytes > 100_000);
   assert.equal(typeof r.database.walBytes, "number");
   assert.deepEqual(r.database.pendingMigrations, []);

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/db.ts";
+import { openDatabase, PAGE_CACHE_KIB } from "../../src/db/db.ts";
 import { loadMigrations, migrate } from "../../src/db/migrate.ts";
 
 // Storage foundations: the pragmas every connection gets, and migrations applied in order,
@@ -26,6 +26,13 @@ test("a database opens with WAL, synchronous=FULL, foreign keys, a busy timeout 
   assert.equal(db.pragma("foreign_keys", { simple: true }), 1n);
   assert.equal(db.pragma("busy_timeout", { simple: true }), 5000n);
   assert.equal((db.prepare("SELECT 9223372036854775807 AS big").get() as { big: bigint }).big, 9223372036854775807n);
+});
+
+test("the page cache is capped at PAGE_CACHE_KIB, not better-sqlite3's 16 MiB", (t) => {
+  const db = tempDb(t);
+  // Negative: a size in KiB. better-sqlite3 compiles in -16000, which a soak saw fill page by page.
+  assert.equal(db.pragma("cache_size", { simple: true }), -BigInt(PAGE_CACHE_KIB));
+  assert.ok(PAGE_CACHE_KIB <= 4096);
 });
 
 test("migrations are applied in order, recorded, and not applied twice", (t) => {
