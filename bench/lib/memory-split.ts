@@ -21,6 +21,11 @@ export interface MemorySplit {
   fileMb: number | null;
   /** Prepared statements cached on the server's connection. */
   cachedStatements: number | null;
+  /**
+   * The server's longest event-loop block in its current one-minute window (the admin socket's
+   * monitor, reset every 60 s): tells a latency spike inside the server from one outside it.
+   */
+  loopDelayMaxMs: number | null;
 }
 
 const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
@@ -65,5 +70,6 @@ export async function memorySplit(pid: number, dataDir: string): Promise<MemoryS
     anonMmapMb: maps ? mb(maps.anon) : null,
     fileMb: maps ? mb(maps.file) : null,
     cachedStatements: live?.cachedStatements ?? null,
+    loopDelayMaxMs: live?.eventLoopDelayMs?.max ?? null,
   };
 }
