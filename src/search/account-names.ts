@@ -284,7 +284,6 @@ class AccountNames {
 }
 
 export const ACCOUNT_NAMES_KEY = "search:account-names";
-const KEY = ACCOUNT_NAMES_KEY;
 
 interface HasCache {
   db: DB;
@@ -296,12 +295,12 @@ interface HasCache {
  * `maxAccounts`: tests lower the bound.
  */
 export function installAccountNames(app: HasCache, maxAccounts = MAX_ACCOUNTS): void {
-  if (app.cache.has(KEY)) return;
+  if (app.cache.has(ACCOUNT_NAMES_KEY)) return;
   if (app.db.inTransaction) throw new Error("account names: install outside transactions");
   const index = new AccountNames(maxAccounts);
   onRowChange(app.db, "accounts", "id", (id) => index.touch(id));
   onRowChange(app.db, "users", "account_id", (id) => index.touch(id));
-  app.cache.set(KEY, index);
+  app.cache.set(ACCOUNT_NAMES_KEY, index);
 }
 
 /**
@@ -310,12 +309,12 @@ export function installAccountNames(app: HasCache, maxAccounts = MAX_ACCOUNTS): 
  * many accounts, or inside a write transaction): the database answers then.
  */
 export function rankAccountsByName(app: HasCache, q: NameQuery): Id[] | null {
-  const index = app.cache.get(KEY) as AccountNames | undefined;
+  const index = app.cache.get(ACCOUNT_NAMES_KEY) as AccountNames | undefined;
   if (!index || !index.ready(app.db)) return null;
   return index.rank(app.db, q);
 }
 
 /** Accounts held (diagnostics and the bench). */
 export function accountNamesSize(app: HasCache): number {
-  return (app.cache.get(KEY) as AccountNames | undefined)?.size() ?? 0;
+  return (app.cache.get(ACCOUNT_NAMES_KEY) as AccountNames | undefined)?.size() ?? 0;
 }
