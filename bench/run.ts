@@ -78,7 +78,10 @@ function cliArgs(args: string[]): string[] {
 }
 
 function serverArgs(dataDir: string, port: number): string[] {
-  return cliArgs(["serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port)]);
+  // BENCH_SERVER_NODE_ARGS reach the server alone (e.g. "--cpu-prof --cpu-prof-dir=DIR" to see
+  // where a soak's time went), without profiling this runner too.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  return [...nodeArgs, ...cliArgs(["serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port)])];
 }
 
 function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

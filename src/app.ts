@@ -1,3 +1,5 @@
+import type { CommitSync } from "./db/commit-sync.ts";
+import type { Checkpointer } from "./db/checkpointer.ts";
 import type { Config } from "./config/config.ts";
 import type { DB } from "./db/db.ts";
 import type { IdGenerator } from "./lib/ids.ts";
@@ -38,4 +40,11 @@ export interface App {
   streams?: StreamingHub;
   /** Counters for /metrics (a no-op unless `metricsToken` is set); see ops/metrics.ts. */
   metrics: Metrics;
+  /**
+   * Set by startServer: the commits' fsync, off the event loop. Write requests are answered
+   * once it resolved (db/commit-sync.ts). Commands commit with synchronous=FULL instead.
+   */
+  commits?: CommitSync;
+  /** Set by startServer: WAL checkpoints in a thread of their own (db/checkpointer.ts). */
+  checkpointer?: Checkpointer | null;
 }

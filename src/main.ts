@@ -1,4 +1,6 @@
 import { createServer, type Server } from "node:http";
+import { deferCommitSync } from "./db/commit-sync.ts";
+import { startCheckpointer } from "./db/checkpointer.ts";
 import { toNodeHandler } from "h3";
 import type { App } from "./app.ts";
 import { type Config, baseUrl, checkSecret } from "./config/config.ts";
@@ -106,6 +108,9 @@ export async function startServer(app: App, opts: { host: string; port: number }
   const port = typeof addr === "object" && addr ? addr.port : opts.port;
   const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
   if (app.config.jobsAutorun) app.jobs.start();
+  // Commits' fsyncs and WAL checkpoints leave the event loop (db/commit-sync.ts).
+  app.commits = deferCommitSync(app.db);
+  const checkpointer = (app.checkpointer = startCheckpointer(app.db, app.log));
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
@@ -119,6 +124,7 @@ export async function startServer(app: App, opts: { host: string; port: number }
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await closed;
+        await checkpointer?.stop();
         await closeApp(app);
       })();
       return closing;

@@ -79,6 +79,8 @@ function renderError(app: App, err: HTTPError, event: H3Event): Response {
   return new Response(JSON.stringify(body), { status, headers });
 }
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 export interface HttpApp {
   h3: H3;
   router: Router;
@@ -111,6 +113,17 @@ export function createHttpApp(app: App): HttpApp {
       h.set("vary", "Authorization, Origin");
       h.set("content-security-policy", API_CSP);
       h.set("x-content-type-options", "nosniff");
+    }
+  });
+
+  // A write is answered once its commit is on disk: the WAL's fsync runs off the event loop
+  // and is shared by the writes of the moment (db/commit-sync.ts). Reads do not wait.
+  h3.use(async (event, next) => {
+    if (!app.commits || SAFE_METHODS.has(event.req.method)) return next();
+    try {
+      return await next();
+    } finally {
+      await app.commits.flush();
     }
   });
 
