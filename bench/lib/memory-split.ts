@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { queryAdminSocket } from "../../src/ops/admin-socket.ts";
 
 /**
@@ -26,6 +27,12 @@ export interface MemorySplit {
    * monitor, reset every 60 s): tells a latency spike inside the server from one outside it.
    */
   loopDelayMaxMs: number | null;
+  /** WAL syncs for write answers and checkpoints by the thread, so far (db/commit-sync.ts). */
+  commitSyncs: number | null;
+  checkpoints: number | null;
+  partialCheckpoints: number | null;
+  /** The WAL file's size: its high-water mark (it restarts in place after a full checkpoint). */
+  walMb: number | null;
 }
 
 const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
@@ -57,6 +64,14 @@ function smapsSplit(pid: number): { rss: number; brk: number; anon: number; file
   return out;
 }
 
+function walBytes(dataDir: string): number | null {
+  try {
+    return mb(statSync(join(dataDir, "roost.db-wal")).size);
+  } catch {
+    return null;
+  }
+}
+
 export async function memorySplit(pid: number, dataDir: string): Promise<MemorySplit> {
   const live = await queryAdminSocket(dataDir);
   const maps = smapsSplit(pid);
@@ -71,5 +86,9 @@ export async function memorySplit(pid: number, dataDir: string): Promise<MemoryS
     fileMb: maps ? mb(maps.file) : null,
     cachedStatements: live?.cachedStatements ?? null,
     loopDelayMaxMs: live?.eventLoopDelayMs?.max ?? null,
+    commitSyncs: live?.commits?.syncs ?? null,
+    checkpoints: live?.commits?.checkpoints ?? null,
+    partialCheckpoints: live?.commits?.partialCheckpoints ?? null,
+    walMb: walBytes(dataDir),
   };
 }

@@ -170,7 +170,8 @@ export function soakScenario(): Scenario<Seed> {
         console.error(
           `soak: minute ${m}: RSS ${b?.rss.length ? median(b.rss).toFixed(1) : "-"} MB, read p99 ${p99} ms, ${b?.requests ?? 0} requests, ${b?.errors ?? 0} errors; ` +
             `heap ${f(mem?.heapUsedMb)}/${f(mem?.heapTotalMb)} MB, external ${f(mem?.externalMb)} (buffers ${f(mem?.arrayBuffersMb)}), ` +
-            `malloc [heap] ${f(mem?.brkHeapMb)}, other anon ${f(mem?.anonMmapMb)}, file ${f(mem?.fileMb)} MB, ${mem?.cachedStatements ?? "-"} statements; event loop blocked up to ${mem?.loopDelayMaxMs ?? "-"} ms`,
+            `malloc [heap] ${f(mem?.brkHeapMb)}, other anon ${f(mem?.anonMmapMb)}, file ${f(mem?.fileMb)} MB, ${mem?.cachedStatements ?? "-"} statements; event loop blocked up to ${mem?.loopDelayMaxMs ?? "-"} ms; ` +
+            `WAL ${f(mem?.walMb)} MB, ${mem?.commitSyncs ?? "-"} commit syncs, ${mem?.checkpoints ?? "-"} checkpoints (${mem?.partialCheckpoints ?? "-"} partial)`,
         );
       }
       for (const t of timers) clearInterval(t);

@@ -17,6 +17,8 @@ import type { Log } from "../lib/log.ts";
 /** What the thread answers to "checkpoint". */
 export interface CheckpointResult {
   ok: boolean;
+  /** 1 when the checkpoint could not start (another one was running). */
+  busy?: number;
   /** Frames in the WAL, and how many of them are now in the database file. */
   log?: number;
   checkpointed?: number;
@@ -49,7 +51,7 @@ parentPort.on("message", (message) => {
   const started = performance.now();
   try {
     const row = checkpoint.get();
-    parentPort.postMessage({ ok: true, log: row.log, checkpointed: row.checkpointed, ms: performance.now() - started });
+    parentPort.postMessage({ ok: true, busy: row.busy, log: row.log, checkpointed: row.checkpointed, ms: performance.now() - started });
   } catch (e) {
     parentPort.postMessage({ ok: false, error: String((e && e.message) || e) });
   }
@@ -61,13 +63,18 @@ export interface CheckpointerOptions {
   pollMs?: number;
   /** The least time between two checkpoints. */
   everyMs?: number;
+  /** After a checkpoint that could not copy every frame: the wait before the next try. */
+  retryMs?: number;
   /** The thread exits after this long without writes. */
   idleMs?: number;
 }
 
 export interface CheckpointerStats {
+  /** Complete checkpoints (every frame copied: the log restarts at the next write). */
   checkpoints: number;
-  /** The last checkpoint's figures (frames in the WAL, frames copied, duration). */
+  /** Checkpoints that left frames a reader still needed (tried again after retryMs). */
+  partial: number;
+  /** The last complete checkpoint's figures (frames in the WAL, frames copied, duration). */
   last: CheckpointResult | null;
   threadAlive: boolean;
 }
@@ -84,6 +91,7 @@ export function startCheckpointer(db: DB, log: Log, opts: CheckpointerOptions = 
   if (db.memory) return null;
   const pollMs = opts.pollMs ?? 1000;
   const everyMs = opts.everyMs ?? 5000;
+  const retryMs = opts.retryMs ?? 100;
   const idleMs = opts.idleMs ?? 60_000;
   db.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT}`);
 
@@ -93,7 +101,8 @@ export function startCheckpointer(db: DB, log: Log, opts: CheckpointerOptions = 
   let stopped = false;
   let lastChanges = stmt(db, "SELECT total_changes() AS n").get() as { n: bigint };
   let lastWriteAt = 0;
-  let lastCheckpointAt = 0;
+  let nextAt = 0;
+  let partial = 0;
   let count = 0;
   let last: CheckpointResult | null = null;
 
@@ -116,16 +125,20 @@ export function startCheckpointer(db: DB, log: Log, opts: CheckpointerOptions = 
     });
     w.on("message", (r: CheckpointResult) => {
       inFlight = false;
-      lastCheckpointAt = performance.now();
-      if (!r.ok) {
-        log.warn("checkpoint failed", { error: r.error });
+      const now = performance.now();
+      if (!r.ok || (r.checkpointed ?? 0) < (r.log ?? 0)) {
+        // Failed, or a reader still needed the newest frames (the log cannot restart until
+        // they are all copied): again shortly, while the server's loop is elsewhere.
+        if (r.ok) partial++;
+        else log.warn("checkpoint failed", { error: r.error });
         pending = true;
+        nextAt = now + retryMs;
+        setTimeout(tick, retryMs).unref();
         return;
       }
       count++;
       last = r;
-      // Frames a reader still needed stay in the WAL: the next round copies them.
-      if ((r.checkpointed ?? 0) < (r.log ?? 0)) pending = true;
+      nextAt = now + everyMs;
     });
     w.on("error", (e) => fallBack(e.message));
     w.on("exit", (code) => {
@@ -144,7 +157,7 @@ export function startCheckpointer(db: DB, log: Log, opts: CheckpointerOptions = 
       lastWriteAt = now;
       pending = true;
     }
-    if (pending && !inFlight && now - lastCheckpointAt >= everyMs) {
+    if (pending && !inFlight && now >= nextAt) {
       pending = false;
       inFlight = true;
       (thread ??= spawn()).postMessage("checkpoint");
@@ -158,7 +171,7 @@ export function startCheckpointer(db: DB, log: Log, opts: CheckpointerOptions = 
   timer.unref();
 
   return {
-    stats: () => ({ checkpoints: count, last, threadAlive: thread !== undefined }),
+    stats: () => ({ checkpoints: count, partial, last, threadAlive: thread !== undefined }),
     async stop() {
       stopped = true;
       clearInterval(timer);

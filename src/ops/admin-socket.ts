@@ -30,6 +30,8 @@ export interface LiveStatus {
   cachedStatements: number;
   /** Event-loop delay over the last minute, in ms (p50, p99, max). */
   eventLoopDelayMs: { p50: number; p99: number; max: number };
+  /** Durability off the loop: WAL syncs for write answers, checkpoints done by the thread. */
+  commits?: { syncs: number; checkpoints: number; partialCheckpoints: number };
 }
 
 /** Asks the server on `dataDir` for its status; undefined when none answers. */
@@ -96,6 +98,11 @@ export async function startAdminSocket(app: App, url: () => string): Promise<{ c
       memory: { heapTotalBytes: mem.heapTotal, externalBytes: mem.external, arrayBuffersBytes: mem.arrayBuffers },
       cachedStatements: cachedStatementCount(app.db) + cachedRowStatementCount(app.db),
       eventLoopDelayMs: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) },
+      commits: {
+        syncs: app.commits?.syncs() ?? 0,
+        checkpoints: app.checkpointer?.stats().checkpoints ?? 0,
+        partialCheckpoints: app.checkpointer?.stats().partial ?? 0,
+      },
     };
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   });

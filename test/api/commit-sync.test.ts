@@ -182,3 +182,28 @@ test("checkpoints run in a thread after writes; the WAL restarts instead of grow
     t.done();
   }
 });
+
+test("a checkpoint a reader holds back is tried again shortly, and completes once the reader is done", async () => {
+  const t = tempDb();
+  const checkpointer = startCheckpointer(t.db, createLog("silent"), { pollMs: 10, everyMs: 60_000, retryMs: 20, idleMs: 60_000 })!;
+  const reader = openDatabase(join(t.dir, "roost.db"));
+  try {
+    t.db.prepare("INSERT INTO notes (body) VALUES ('before the reader')").run();
+    // Another connection's read transaction keeps its snapshot: the frames written after it
+    // cannot be copied while it lasts.
+    reader.exec("BEGIN");
+    assert.equal((reader.prepare("SELECT count(*) AS n FROM notes").get() as { n: bigint }).n, 1n);
+    t.db.prepare("INSERT INTO notes (body) VALUES ('after the reader')").run();
+    while (checkpointer.stats().partial < 3) await sleep(10);
+    assert.equal(checkpointer.stats().checkpoints, 0, "nothing complete while the reader lasts");
+    reader.exec("COMMIT");
+    // Retried after retryMs, not after everyMs (a minute here).
+    while (checkpointer.stats().checkpoints === 0) await sleep(10);
+    const { last } = checkpointer.stats();
+    assert.equal(last?.checkpointed, last?.log);
+  } finally {
+    reader.close();
+    await checkpointer.stop();
+    t.done();
+  }
+});
