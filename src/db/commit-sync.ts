@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import type { DB } from "./db.ts";
+import { type DB, stmt } from "./db.ts";
 
 // The server's commits reach the disk off the event loop.
 //
@@ -25,6 +25,11 @@ export interface CommitSync {
   flush(): Promise<void>;
   /** Syncs started so far (tests and metrics). */
   syncs(): number;
+  /**
+   * Rows the connection has written so far (SQLite's total_changes()): a request compares it
+   * before and after, and one that wrote nothing (a refusal, a 404) needs no sync.
+   */
+  writes(): bigint;
 }
 
 export interface CommitSyncOptions {
@@ -51,7 +56,8 @@ async function datasync(path: string): Promise<void> {
 
 /** Switches `db` (a file database in WAL mode) to NORMAL and returns its flush. */
 export function deferCommitSync(db: DB, opts: CommitSyncOptions = {}): CommitSync {
-  if (db.memory) return { flush: () => Promise.resolve(), syncs: () => 0 };
+  const writes = () => (stmt(db, "SELECT total_changes() AS n").get() as { n: bigint }).n;
+  if (db.memory) return { flush: () => Promise.resolve(), syncs: () => 0, writes };
   const wal = `${db.name}-wal`;
   const syncFile = opts.syncFile ?? datasync;
   db.pragma("synchronous = NORMAL");
@@ -84,5 +90,6 @@ export function deferCommitSync(db: DB, opts: CommitSyncOptions = {}): CommitSyn
       return next;
     },
     syncs: () => count,
+    writes,
   };
 }

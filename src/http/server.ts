@@ -117,13 +117,16 @@ export function createHttpApp(app: App): HttpApp {
   });
 
   // A write is answered once its commit is on disk: the WAL's fsync runs off the event loop
-  // and is shared by the writes of the moment (db/commit-sync.ts). Reads do not wait.
+  // and is shared by the writes of the moment (db/commit-sync.ts). Reads, and requests that
+  // wrote nothing (refused, not found), do not wait.
   h3.use(async (event, next) => {
-    if (!app.commits || SAFE_METHODS.has(event.req.method)) return next();
+    const commits = app.commits;
+    if (!commits || SAFE_METHODS.has(event.req.method)) return next();
+    const before = commits.writes();
     try {
       return await next();
     } finally {
-      await app.commits.flush();
+      if (commits.writes() !== before) await commits.flush();
     }
   });
 

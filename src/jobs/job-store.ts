@@ -3,7 +3,7 @@ import type { Id } from "../lib/ids.ts";
 
 // SQL of the jobs and dead_jobs tables. Every function here writes with single statements and
 // runs inside the caller's transaction, so the runner can put several of them in one commit
-// (with synchronous=FULL every commit is an fsync).
+// (each commit writes the pages it touched to the WAL; commands also fsync each one).
 
 export interface StoredJob {
   id: Id;

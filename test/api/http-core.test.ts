@@ -76,7 +76,10 @@ function statusLine(base: string, method: string, path: string, headers: Record<
     .join("");
   return new Promise((resolve, reject) => {
     let got = "";
-    const sock = connect(Number(port), hostname, () => sock.end(`${method} ${path} HTTP/1.1\r\n${head}\r\n${body}`));
+    // Written, not ended: like any HTTP/1.1 client, the socket stays open for the answer (the
+    // server closes it, `connection: close`). A half-closed request may be dropped by node
+    // before an asynchronous answer, such as a write waiting for its commit's sync.
+    const sock = connect(Number(port), hostname, () => sock.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n${body}`));
     sock.on("data", (c: Buffer) => (got += c.toString("latin1")));
     sock.on("error", reject);
     sock.on("close", () => resolve(got.slice(0, got.indexOf("\r\n"))));

@@ -1,7 +1,8 @@
 // Accepting verified activities: the dedupe row and the `inbox.process` job of each request,
-// written in group commits. With synchronous=FULL every commit is an fsync, so the requests
-// that arrive while one batch commits share the next commit; each request is answered only
-// once its own rows are committed (an acknowledged activity survives a crash).
+// written in group commits: the requests that arrive while one batch commits share the next
+// commit (one WAL write of the jobs table's pages instead of one each). Each request is
+// answered only once its own rows are committed and synced (db/commit-sync.ts): an
+// acknowledged activity survives a crash.
 import type { App } from "../../app.ts";
 import { tx } from "../../db/db.ts";
 import type { Id } from "../../lib/ids.ts";
