@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import { type DB, stmt } from "./db.ts";
+import { type DB, totalChanges } from "./db.ts";
 import type { Log } from "../lib/log.ts";
 
 // WAL checkpoints off the event loop (the server only).
@@ -101,7 +101,7 @@ export function startCheckpointer(db: DB, log: Log, opts: CheckpointerOptions = 
   let inFlight = false;
   let pending = false;
   let stopped = false;
-  const writes = () => (stmt(db, "SELECT total_changes() AS n").get() as { n: bigint }).n;
+  const writes = () => totalChanges(db);
   let lastChanges = writes();
   let lastWriteAt = 0;
   let nextAt = 0;

@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { type DB, stmt } from "./db.ts";
+import { type DB, totalChanges } from "./db.ts";
 
 // The server's commits reach the disk off the event loop.
 //
@@ -56,7 +56,7 @@ async function datasync(path: string): Promise<void> {
 
 /** Switches `db` (a file database in WAL mode) to NORMAL and returns its flush. */
 export function deferCommitSync(db: DB, opts: CommitSyncOptions = {}): CommitSync {
-  const writes = () => (stmt(db, "SELECT total_changes() AS n").get() as { n: bigint }).n;
+  const writes = () => totalChanges(db);
   if (db.memory) return { flush: () => Promise.resolve(), syncs: () => 0, writes };
   const wal = `${db.name}-wal`;
   const syncFile = opts.syncFile ?? datasync;

@@ -44,6 +44,14 @@ export function openDatabase(file: string): DB {
 
 const caches = new WeakMap<DB, Map<string, Database.Statement>>();
 
+/**
+ * Rows this connection has inserted, updated or deleted since it opened (SQLite's
+ * total_changes()): compared before and after some work, it tells whether that work wrote.
+ */
+export function totalChanges(db: DB): bigint {
+  return (stmt(db, "SELECT total_changes() AS n").get() as { n: bigint }).n;
+}
+
 /** Prepares `sql` once per database and caches the statement. */
 export function stmt(db: DB, sql: string): Database.Statement {
   let cache = caches.get(db);
